@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A NULL pipe is refused by every function with EINVAL, before anything
+ * reaches a device; asc_pipe_close(NULL) is a no-op.
+ */
+#include <errno.h>
+
+#include <asc.h>
+
+#include "kselftest_harness.h"
+
+#define EXPECT_EINVAL(call) do {		\
+	errno = 0;				\
+	EXPECT_EQ(-1, (call));			\
+	EXPECT_EQ(EINVAL, errno);		\
+} while (0)
+
+TEST(reset)
+{
+	EXPECT_EINVAL(asc_pipe_reset(NULL));
+}
+
+TEST(alloc_event_id)
+{
+	EXPECT_EINVAL(asc_alloc_event_id(NULL, ASC_HARD_EVENT_MTE2_V));
+}
+
+TEST(fetch_event_id)
+{
+	EXPECT_EINVAL(asc_fetch_event_id(NULL, ASC_HARD_EVENT_MTE2_V));
+}
+
+TEST(release_event_id)
+{
+	EXPECT_EINVAL(asc_release_event_id(NULL, 0, ASC_HARD_EVENT_MTE2_V));
+}
+
+TEST(set_flag)
+{
+	EXPECT_EINVAL(asc_set_flag(NULL, ASC_HARD_EVENT_MTE2_V, 0));
+}
+
+TEST(wait_flag)
+{
+	EXPECT_EINVAL(asc_wait_flag(NULL, ASC_HARD_EVENT_MTE2_V, 0));
+}
+
+TEST(wait_flag_timeout)
+{
+	EXPECT_EINVAL(asc_wait_flag_timeout(NULL, ASC_HARD_EVENT_MTE2_V, 0, 0));
+	EXPECT_EINVAL(asc_wait_flag_timeout(NULL, ASC_HARD_EVENT_MTE2_V, 0, -1));
+	EXPECT_EINVAL(asc_wait_flag_timeout(NULL, ASC_HARD_EVENT_MTE2_V, 0,
+					    1000000));
+}
+
+TEST(event_ids)
+{
+	EXPECT_EINVAL(asc_event_ids(NULL));
+}
+
+TEST(close_null_keeps_errno)
+{
+	errno = EXDEV;
+	asc_pipe_close(NULL);
+	EXPECT_EQ(EXDEV, errno);
+}
+
+TEST_HARNESS_MAIN
