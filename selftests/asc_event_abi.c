@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc_event selftests: the ioctl ABI itself.
+ *
+ * INFO reports what the device is; output structs come back with every
+ * byte written; any out-of-range event or id, unknown flag bit or non-zero
+ * pad is -EINVAL and changes nothing; a bad user pointer is -EFAULT; an
+ * ioctl the driver does not know, or a known number with the wrong size or
+ * direction, is -ENOTTY.  The device node is root's alone.
+ */
+#include "asc_event_test.h"
+
+#include <grp.h>
+#include <stddef.h>
+#include <sys/sysmacros.h>
+
+#define EV	ASC_HARD_EVENT_V_MTE2
+#define POISON	0xa5
+
+/* One layout for 32- and 64-bit callers, so compat_ptr_ioctl is enough. */
+_Static_assert(sizeof(struct asc_event_info) == 24, "asc_event_info size");
+_Static_assert(offsetof(struct asc_event_info, features) == 16, "features offset");
+_Static_assert(sizeof(struct asc_event_ref) == 16, "asc_event_ref size");
+_Static_assert(sizeof(struct asc_event_wait) == 24, "asc_event_wait size");
+_Static_assert(offsetof(struct asc_event_wait, event) == 8, "wait event offset");
+_Static_assert(sizeof(struct asc_event_reset) == 16, "asc_event_reset size");
+_Static_assert(ASC_HARD_EVENT_COUNT == 35 && ASC_HARD_EVENT_FIX_FIX == 34, "HardEvents");
+
+ASC_FIXTURE(abi)
+
+/*
+ * Two pages: the first read-write, the second inaccessible.  @ok is the
+ * start of the first, @none the start of the second.
+ */
+struct guard {
+	char *ok;
+	char *none;
+	size_t page;
+};
+
+static void guard_map(struct __test_metadata *_metadata, struct guard *g)
+{
+	g->page = (size_t)sysconf(_SC_PAGESIZE);
+	g->ok = mmap(NULL, 2 * g->page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, g->ok);
+	g->none = g->ok + g->page;
+	ASSERT_EQ(0, mprotect(g->none, g->page, PROT_NONE));
+}
+
+static void guard_unmap(struct guard *g)
+{
+	munmap(g->ok, 2 * g->page);
+}
+
+/* An address where nothing is mapped any more. */
+static void *unmapped_address(struct __test_metadata *_metadata)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p, page));
+	return p;
+}
+
+TEST_F(abi, info_contents)
+{
+	struct asc_event_info info;
+
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, asc_info(self->fd, &info));
+	ASSERT_EQ((__u32)ASC_EVENT_ABI_VERSION, info.abi_version);
+	ASSERT_EQ(1U, info.abi_version);
+	ASSERT_EQ((__u32)ASC_HARD_EVENT_COUNT, info.nr_events);
+	ASSERT_LE(1U, info.event_ids);
+	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
+	ASSERT_EQ(0U, info.pad);
+	ASSERT_EQ(0ULL, info.features);
+}
+
+TEST_F(abi, info_fully_written)
+{
+	struct asc_event_info info, want = {
+		.abi_version = ASC_EVENT_ABI_VERSION,
+		.nr_events = ASC_HARD_EVENT_COUNT,
+		.event_ids = self->ids,
+	};
+
+	memset(&info, POISON, sizeof(info));
+	ASSERT_EQ(0, asc_info(self->fd, &info));
+	ASSERT_EQ(0, memcmp(&want, &info, sizeof(info))) {
+		TH_LOG("info: %#x %#x %#x %#x %#llx", info.abi_version, info.nr_events,
+		       info.event_ids, info.pad, (unsigned long long)info.features);
+	}
+}
+
+TEST_F(abi, info_same_on_every_open)
+{
+	struct asc_event_info a, b;
+	int fd2 = asc_open();
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	memset(&a, 0, sizeof(a));
+	memset(&b, POISON, sizeof(b));
+	ASSERT_EQ(0, asc_info(self->fd, &a));
+	ASSERT_EQ(0, asc_info(fd2, &b));
+	ASSERT_EQ(0, memcmp(&a, &b, sizeof(a)));
+	ASSERT_EQ(0, close(fd2));
+}
+
+TEST_F(abi, info_bad_pointer)
+{
+	struct guard g;
+
+	guard_map(_metadata, &g);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_INFO, NULL));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_INFO, g.none));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_INFO, g.none - 8));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_INFO,
+				     unmapped_address(_metadata)));
+	ASSERT_EQ(0, mprotect(g.ok, g.page, PROT_READ));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_INFO, g.ok));
+	guard_unmap(&g);
+}
+
+static void check_ref_written(struct __test_metadata *_metadata, int fd,
+			      unsigned long cmd, int want_id)
+{
+	struct asc_event_ref ref;
+
+	memset(&ref, POISON, sizeof(ref));
+	ref.event = EV;
+	ref.flags = 0;
+	ref.pad = 0;
+	ASSERT_EQ(0, asc_ioctl(fd, cmd, &ref));
+	ASSERT_EQ((__u32)EV, ref.event);
+	ASSERT_EQ((__u32)want_id, ref.id);
+	ASSERT_EQ(0U, ref.flags);
+	ASSERT_EQ(0U, ref.pad);
+}
+
+TEST_F(abi, alloc_output_fully_written)
+{
+	check_ref_written(_metadata, self->fd, ASC_EVENT_IOC_ALLOC_ID, 0);
+	if (self->ids > 1) {
+		check_ref_written(_metadata, self->fd, ASC_EVENT_IOC_ALLOC_ID, 1);
+	}
+}
+
+TEST_F(abi, fetch_output_fully_written)
+{
+	check_ref_written(_metadata, self->fd, ASC_EVENT_IOC_FETCH_ID, 0);
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	if (self->ids > 1) {
+		check_ref_written(_metadata, self->fd, ASC_EVENT_IOC_FETCH_ID, 1);
+	}
+}
+
+TEST_F(abi, reset_output_fully_written)
+{
+	struct asc_event_reset reset;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
+	memset(&reset, POISON, sizeof(reset));
+	reset.flags = 0;
+	reset.pad = 0;
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET, &reset));
+	ASSERT_EQ(0U, reset.flags);
+	ASSERT_EQ(0U, reset.pad);
+	ASSERT_EQ(1U, reset.ids_held);
+	ASSERT_EQ(2U, reset.flags_pending);
+
+	memset(&reset, POISON, sizeof(reset));
+	reset.flags = 0;
+	reset.pad = 0;
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET, &reset));
+	ASSERT_EQ(0U, reset.ids_held);
+	ASSERT_EQ(0U, reset.flags_pending);
+}
+
+TEST_F(abi, write_only_args_untouched)
+{
+	struct asc_event_ref ref, ref_copy;
+	struct asc_event_wait wait, wait_copy;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ref = (struct asc_event_ref){ .event = EV, .id = 0 };
+	ref_copy = ref;
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_RELEASE_ID, &ref));
+	ASSERT_EQ(0, memcmp(&ref, &ref_copy, sizeof(ref)));
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_FLAG, &ref));
+	ASSERT_EQ(0, memcmp(&ref, &ref_copy, sizeof(ref)));
+	wait = (struct asc_event_wait){ .deadline = 0, .event = EV, .id = 0 };
+	wait_copy = wait;
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_WAIT_FLAG, &wait));
+	ASSERT_EQ(0, memcmp(&wait, &wait_copy, sizeof(wait)));
+	ASSERT_EQ(-ETIMEDOUT, asc_ioctl(self->fd, ASC_EVENT_IOC_WAIT_FLAG, &wait));
+	ASSERT_EQ(0, memcmp(&wait, &wait_copy, sizeof(wait)));
+}
+
+TEST_F(abi, reset_reserved_fields)
+{
+	static const __u32 bad[][2] = {
+		{ 1, 0 }, { 0x80000000U, 0 }, { ~0U, 0 }, { 0, 1 }, { 0, ~0U },
+	};
+	struct asc_event_reset reset;
+	unsigned int i;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&reset, 0, sizeof(reset));
+		reset.flags = bad[i][0];
+		reset.pad = bad[i][1];
+		ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET, &reset)) {
+			TH_LOG("flags %#x pad %#x", bad[i][0], bad[i][1]);
+		}
+	}
+	ASSERT_RESET(self->fd, 1, 1);
+}
+
+TEST_F(abi, reset_bad_pointer)
+{
+	struct guard g;
+
+	guard_map(_metadata, &g);
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET, NULL));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET, g.none));
+	memset(g.none - 8, 0, 8);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET, g.none - 8));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_RESET,
+				     unmapped_address(_metadata)));
+	ASSERT_RESET(self->fd, 1, 1);
+	guard_unmap(&g);
+}
+
+TEST_F(abi, unknown_number_enotty)
+{
+	const unsigned long cmd[] = {
+		0,
+		~0UL,
+		_IO(ASC_EVENT_IOC_MAGIC, 0x00),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x3f, struct asc_event_ref),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x47, struct asc_event_ref),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_wait),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0xff, struct asc_event_info),
+		_IOWR('N', 0x41, struct asc_event_ref),
+		_IOWR(0xA4, 0x41, struct asc_event_ref),
+		_IOR(0xA6, 0x40, struct asc_event_info),
+	};
+	char buf[64], zero[64];
+	unsigned int i;
+
+	memset(zero, 0, sizeof(zero));
+	for (i = 0; i < ARRAY_SIZE(cmd); i++) {
+		memset(buf, 0, sizeof(buf));
+		ASSERT_EQ(-ENOTTY, asc_ioctl(self->fd, cmd[i], buf)) TH_LOG("cmd %#lx", cmd[i]);
+		ASSERT_EQ(0, memcmp(buf, zero, sizeof(buf))) TH_LOG("cmd %#lx", cmd[i]);
+		ASSERT_EQ(-ENOTTY, asc_ioctl(self->fd, cmd[i], NULL)) TH_LOG("cmd %#lx", cmd[i]);
+	}
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F(abi, wrong_size_or_direction_enotty)
+{
+	const unsigned long cmd[] = {
+		_IO(ASC_EVENT_IOC_MAGIC, 0x40),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x40, struct asc_event_info),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x40, struct asc_event_info),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x40, __u64),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x40, char[32]),
+		_IO(ASC_EVENT_IOC_MAGIC, 0x41),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x41, struct asc_event_ref),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x41, struct asc_event_ref),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x41, __u64),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x41, struct asc_event_wait),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x42, struct asc_event_ref),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x42, struct asc_event_wait),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x43, struct asc_event_ref),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x43, __u64),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x44, struct asc_event_ref),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x44, struct asc_event_wait),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x45, struct asc_event_ref),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x45, struct asc_event_wait),
+		_IO(ASC_EVENT_IOC_MAGIC, 0x46),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x46, struct asc_event_reset),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x46, struct asc_event_reset),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x46, __u64),
+	};
+	char buf[64], zero[64];
+	unsigned int i;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	memset(zero, 0, sizeof(zero));
+	for (i = 0; i < ARRAY_SIZE(cmd); i++) {
+		/* All zero: event 0, ID 0, deadline 0 - valid, were the cmd right. */
+		memset(buf, 0, sizeof(buf));
+		ASSERT_EQ(-ENOTTY, asc_ioctl(self->fd, cmd[i], buf)) TH_LOG("cmd %#lx", cmd[i]);
+		ASSERT_EQ(0, memcmp(buf, zero, sizeof(buf))) TH_LOG("cmd %#lx", cmd[i]);
+	}
+	ASSERT_EQ(-ENOENT, asc_release(self->fd, 0, 0));
+	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, 0, 0, 0));
+	ASSERT_RESET(self->fd, 1, 1);
+}
+
+TEST_F(abi, device_node_mode)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(asc_dev_path(), &st));
+	ASSERT_TRUE(S_ISCHR(st.st_mode));
+	ASSERT_EQ(10U, major(st.st_rdev)) TH_LOG("not a misc device");
+	ASSERT_EQ(0600U, st.st_mode & 07777U) TH_LOG("mode %#o", st.st_mode & 07777U);
+	ASSERT_EQ(0U, st.st_uid);
+	ASSERT_EQ(0U, st.st_gid);
+}
+
+TEST_F(abi, unprivileged_open_denied)
+{
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "%s: needs root to drop privileges", _metadata->name);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(10);
+		fd = asc_open();
+		if (fd >= 0)
+			_exit(11);
+		_exit(errno == EACCES ? 0 : 12);
+	}
+	ASSERT_EQ(0, asc_child_wait(pid, 5000)) TH_LOG("nobody could open the device");
+}
+
+/*
+ * The ioctls that take an (event, id): every validation rule, for each one.
+ * Before each test the TPipe holds ID 0 of EV and flag (EV, 0) is set, so
+ * a rejected call that changed something shows.
+ */
+enum op_kind { OP_ALLOC, OP_FETCH, OP_RELEASE, OP_SET, OP_WAIT };
+
+FIXTURE(op) {
+	int fd;
+	int ids;
+};
+
+FIXTURE_VARIANT(op) {
+	enum op_kind kind;
+	unsigned long cmd;
+	bool id_in;		/* id is an input (not written by the driver) */
+	bool is_wait;		/* takes struct asc_event_wait */
+};
+
+FIXTURE_VARIANT_ADD(op, alloc) {
+	.kind = OP_ALLOC, .cmd = ASC_EVENT_IOC_ALLOC_ID,
+};
+
+FIXTURE_VARIANT_ADD(op, fetch) {
+	.kind = OP_FETCH, .cmd = ASC_EVENT_IOC_FETCH_ID,
+};
+
+FIXTURE_VARIANT_ADD(op, release) {
+	.kind = OP_RELEASE, .cmd = ASC_EVENT_IOC_RELEASE_ID, .id_in = true,
+};
+
+FIXTURE_VARIANT_ADD(op, set_flag) {
+	.kind = OP_SET, .cmd = ASC_EVENT_IOC_SET_FLAG, .id_in = true,
+};
+
+FIXTURE_VARIANT_ADD(op, wait_flag) {
+	.kind = OP_WAIT, .cmd = ASC_EVENT_IOC_WAIT_FLAG, .id_in = true, .is_wait = true,
+};
+
+FIXTURE_SETUP(op)
+{
+	self->fd = asc_open_or_skip(_metadata);
+	self->ids = asc_event_ids(_metadata, self->fd);
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+}
+
+FIXTURE_TEARDOWN(op)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Lay out the argument of @v at @buf; deadline 0 for a wait. */
+static size_t op_arg(const FIXTURE_VARIANT(op) *v, void *buf, __u32 event, __u32 id,
+		     __u32 flags, __u32 pad)
+{
+	if (v->is_wait) {
+		struct asc_event_wait w = {
+			.event = event, .id = id, .flags = flags, .pad = pad,
+		};
+
+		memcpy(buf, &w, sizeof(w));
+		return sizeof(w);
+	} else {
+		struct asc_event_ref r = {
+			.event = event, .id = id, .flags = flags, .pad = pad,
+		};
+
+		memcpy(buf, &r, sizeof(r));
+		return sizeof(r);
+	}
+}
+
+static int op_call(int fd, const FIXTURE_VARIANT(op) *v, __u32 event, __u32 id,
+		   __u32 flags, __u32 pad)
+{
+	char buf[sizeof(struct asc_event_wait)];
+
+	op_arg(v, buf, event, id, flags, pad);
+	return asc_ioctl(fd, v->cmd, buf);
+}
+
+/* Nothing changed since the setup, and a valid call still works. */
+static void op_check_unchanged(struct __test_metadata *_metadata, int fd,
+			       const FIXTURE_VARIANT(op) *v)
+{
+	ASSERT_RESET(fd, 1, 1);
+	switch (v->kind) {
+	case OP_ALLOC:
+	case OP_FETCH:
+		ASSERT_EQ(0, op_call(fd, v, EV, 0, 0, 0));
+		break;
+	case OP_RELEASE:
+		ASSERT_EQ(0, asc_alloc(fd, EV));
+		ASSERT_EQ(0, op_call(fd, v, EV, 0, 0, 0));
+		break;
+	case OP_SET:
+		ASSERT_EQ(0, op_call(fd, v, EV, 0, 0, 0));
+		ASSERT_EQ(0, asc_wait(fd, EV, 0, 0));
+		break;
+	case OP_WAIT:
+		ASSERT_EQ(0, asc_set(fd, EV, 0));
+		ASSERT_EQ(0, op_call(fd, v, EV, 0, 0, 0));
+		break;
+	}
+}
+
+TEST_F(op, event_out_of_range)
+{
+	static const __u32 bad[] = {
+		ASC_HARD_EVENT_COUNT, ASC_HARD_EVENT_COUNT + 1, 64, 255, 256, 0x80000000U, ~0U,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(-EINVAL, op_call(self->fd, variant, bad[i], 0, 0, 0)) {
+			TH_LOG("event %u", bad[i]);
+		}
+	}
+	op_check_unchanged(_metadata, self->fd, variant);
+}
+
+TEST_F(op, id_out_of_range)
+{
+	const __u32 bad[] = {
+		self->ids, self->ids + 1, ASC_EVENT_IDS_MAX, 0x80000000U, ~0U,
+	};
+	char buf[sizeof(struct asc_event_wait)];
+	struct asc_event_ref *ref = (void *)buf;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		op_arg(variant, buf, EV, bad[i], 0, 0);
+		if (variant->id_in) {
+			ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, variant->cmd, buf)) {
+				TH_LOG("id %u", bad[i]);
+			}
+			continue;
+		}
+		/* alloc and fetch only write the id: its input is ignored. */
+		ASSERT_EQ(0, asc_reset(self->fd, NULL));
+		ASSERT_EQ(0, asc_ioctl(self->fd, variant->cmd, buf)) TH_LOG("id %u", bad[i]);
+		ASSERT_EQ(0U, ref->id);
+		ASSERT_RESET(self->fd, variant->kind == OP_ALLOC, 0);
+		ASSERT_EQ(0, asc_alloc(self->fd, EV));
+		ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	}
+	op_check_unchanged(_metadata, self->fd, variant);
+}
+
+TEST_F(op, nonzero_flags)
+{
+	static const __u32 bad[] = { 1, 2, 0x100, 0x80000000U, ~0U };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(-EINVAL, op_call(self->fd, variant, EV, 0, bad[i], 0)) {
+			TH_LOG("flags %#x", bad[i]);
+		}
+	}
+	op_check_unchanged(_metadata, self->fd, variant);
+}
+
+TEST_F(op, nonzero_pad)
+{
+	static const __u32 bad[] = { 1, 0x80000000U, ~0U };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(-EINVAL, op_call(self->fd, variant, EV, 0, 0, bad[i])) {
+			TH_LOG("pad %#x", bad[i]);
+		}
+	}
+	op_check_unchanged(_metadata, self->fd, variant);
+}
+
+TEST_F(op, null_pointer)
+{
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, variant->cmd, NULL));
+	op_check_unchanged(_metadata, self->fd, variant);
+}
+
+TEST_F(op, unmapped_pointer)
+{
+	struct guard g;
+
+	guard_map(_metadata, &g);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, variant->cmd, g.none));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, variant->cmd, unmapped_address(_metadata)));
+	/* The first 8 bytes readable and valid, the rest not. */
+	if (variant->is_wait) {
+		memset(g.none - 8, 0, 8);
+	} else {
+		struct asc_event_ref r = { .event = EV, .id = 0 };
+
+		memcpy(g.none - 8, &r, 8);
+	}
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, variant->cmd, g.none - 8));
+	guard_unmap(&g);
+	op_check_unchanged(_metadata, self->fd, variant);
+}
+
+TEST_F(op, read_only_argument)
+{
+	struct guard g;
+
+	/* A set needs a clear flag, alloc and fetch a free ID (event_ids may be 1). */
+	if (variant->kind == OP_SET) {
+		ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
+	} else if (!variant->id_in) {
+		ASSERT_EQ(0, asc_release(self->fd, EV, 0));
+	}
+	guard_map(_metadata, &g);
+	op_arg(variant, g.ok, EV, 0, 0, 0);
+	ASSERT_EQ(0, mprotect(g.ok, g.page, PROT_READ));
+	if (variant->id_in) {
+		/* Nothing is written back: a read-only argument is fine. */
+		ASSERT_EQ(0, asc_ioctl(self->fd, variant->cmd, g.ok));
+	} else {
+		ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, variant->cmd, g.ok));
+	}
+	guard_unmap(&g);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc_event selftests: blocked waits and the sets that wake them.
+ *
+ * A wait blocks until its own flag is set; a set wakes exactly one waiter
+ * and hands it the flag; N sets wake N waiters; a waiter whose deadline
+ * passes times out even while others of the same flag are woken.
+ */
+#include "asc_event_test.h"
+
+#define EV	ASC_HARD_EVENT_V_MTE3
+#define NWAIT	4
+
+/* Long enough for a thread to reach its ioctl in a slow guest. */
+#define BLOCK_MS	2000
+
+ASC_FIXTURE(wake)
+
+static int count_done(struct asc_waiter *w, int n)
+{
+	int i, done = 0;
+
+	for (i = 0; i < n; i++)
+		done += atomic_load(&w[i].done);
+	return done;
+}
+
+/* Wait up to @ms for at least @want of @w to return; how many did. */
+static int wait_done(struct asc_waiter *w, int n, int want, unsigned int ms)
+{
+	__u64 end = asc_deadline_ms(ms);
+	int done;
+
+	while ((done = count_done(w, n)) < want && asc_now_ns() < end)
+		asc_sleep_ms(1);
+	return done;
+}
+
+TEST_F_TIMEOUT(wake, blocked_wait_woken_by_set, 10)
+{
+	struct asc_waiter w;
+
+	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
+	ASSERT_EQ(ETIMEDOUT, asc_waiter_join(&w, 100)) TH_LOG("wait returned %d", w.ret);
+
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(0, asc_waiter_join(&w, 2000));
+	ASSERT_EQ(0, w.ret);
+	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F_TIMEOUT(wake, woken_long_before_deadline, 20)
+{
+	__u64 deadline = asc_deadline_ms(10000), set_ns;
+	struct asc_waiter w;
+
+	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 1 % self->ids, deadline));
+	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
+	set_ns = asc_now_ns();
+	ASSERT_EQ(0, asc_set(self->fd, EV, 1 % self->ids));
+	ASSERT_EQ(0, asc_waiter_join(&w, 2000));
+	ASSERT_EQ(0, w.ret);
+	ASSERT_GT(1000ULL * ASC_NSEC_PER_MSEC, w.end_ns - set_ns);
+}
+
+TEST_F_TIMEOUT(wake, other_flags_do_not_wake, 10)
+{
+	struct asc_waiter w;
+	int e;
+
+	if (self->ids < 2)
+		SKIP(return, "%s: needs 2 IDs, the device has %d", _metadata->name, self->ids);
+	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 1, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	for (e = 0; e < ASC_NR_EVENTS; e++) {
+		if (e != EV) {
+			ASSERT_EQ(0, asc_set(self->fd, e, 1));
+		}
+	}
+	ASSERT_EQ(ETIMEDOUT, asc_waiter_join(&w, 100)) TH_LOG("wait returned %d", w.ret);
+	ASSERT_EQ(0, asc_set(self->fd, EV, 1));
+	ASSERT_EQ(0, asc_waiter_join(&w, 2000));
+	ASSERT_EQ(0, w.ret);
+	ASSERT_RESET(self->fd, 0, ASC_NR_EVENTS);
+}
+
+TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
+{
+	const int flag[NWAIT][2] = {
+		{ EV, 0 }, { EV, self->ids - 1 }, { ASC_HARD_EVENT_MTE3_V, 0 }, { 0, 0 },
+	};
+	struct asc_waiter w[NWAIT];
+	int i, j;
+
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, flag[i][0], flag[i][1],
+					      ASC_EVENT_WAIT_FOREVER));
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS));
+	}
+	for (i = NWAIT - 1; i >= 0; i--) {
+		/* With one ID, waiters 0 and 1 share a flag: either may go first. */
+		if (i == 1 && self->ids == 1) {
+			ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+			ASSERT_EQ(NWAIT - 1, wait_done(w, NWAIT, NWAIT - 1, 2000));
+			ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+			ASSERT_EQ(NWAIT, wait_done(w, NWAIT, NWAIT, 2000));
+			break;
+		}
+		ASSERT_EQ(0, asc_set(self->fd, flag[i][0], flag[i][1]));
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000)) TH_LOG("waiter %d", i);
+		ASSERT_EQ(0, w[i].ret);
+		for (j = 0; j < i; j++) {
+			ASSERT_FALSE(atomic_load(&w[j].done)) TH_LOG("waiter %d woke with %d", j, i);
+		}
+	}
+	for (i = 0; i < NWAIT; i++) {
+		if (self->ids == 1 && i < 2) {
+			ASSERT_EQ(0, asc_waiter_join(&w[i], 2000));
+		}
+		ASSERT_EQ(0, w[i].ret) TH_LOG("waiter %d", i);
+	}
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F_TIMEOUT(wake, one_set_wakes_exactly_one, 10)
+{
+	struct asc_waiter w[NWAIT];
+	int i, ok = 0, canceled = 0;
+
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS));
+	}
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_LE(1, wait_done(w, NWAIT, 1, 2000));
+	asc_sleep_ms(100);
+	ASSERT_EQ(1, count_done(w, NWAIT));
+
+	ASSERT_RESET(self->fd, 0, 0);
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000));
+		ok += w[i].ret == 0;
+		canceled += w[i].ret == -ECANCELED;
+	}
+	ASSERT_EQ(1, ok);
+	ASSERT_EQ(NWAIT - 1, canceled);
+}
+
+TEST_F_TIMEOUT(wake, one_set_others_time_out, 10)
+{
+	__u64 deadline = asc_deadline_ms(600);
+	struct asc_waiter w[NWAIT];
+	int i, ok = 0, timedout = 0;
+
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, deadline));
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], 500));
+	}
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 3000));
+		ok += w[i].ret == 0;
+		if (w[i].ret == -ETIMEDOUT) {
+			timedout++;
+			ASSERT_LE(deadline, w[i].end_ns);
+		}
+	}
+	ASSERT_EQ(1, ok);
+	ASSERT_EQ(NWAIT - 1, timedout);
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F_TIMEOUT(wake, n_sets_hand_off_to_n_waiters, 10)
+{
+	struct asc_waiter w[NWAIT];
+	int i;
+
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS));
+	}
+	/* Each set hands the flag to a blocked waiter, so none is -EBUSY. */
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_set(self->fd, EV, 0)) TH_LOG("set %d", i);
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000));
+		ASSERT_EQ(0, w[i].ret) TH_LOG("waiter %d", i);
+	}
+	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, 0));
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_RESET(self->fd, 0, 1);
+}
+
+TEST_F_TIMEOUT(wake, huge_deadline_blocks, 10)
+{
+	const __u64 deadline[] = { 1ULL << 63, ASC_EVENT_WAIT_FOREVER - 1 };
+	struct asc_waiter w[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, deadline[i]));
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS))
+			TH_LOG("deadline %#llx returned %d", (unsigned long long)deadline[i],
+			       w[i].ret);
+	}
+	ASSERT_RESET(self->fd, 0, 0);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000));
+		ASSERT_EQ(-ECANCELED, w[i].ret);
+	}
+}
+
+TEST_HARNESS_MAIN
