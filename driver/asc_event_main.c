@@ -32,7 +32,7 @@ static int event_ids_param_set(const char *val, const struct kernel_param *kp)
 		       val, ASC_EVENT_IDS_MAX);
 		return -EINVAL;
 	}
-	*(unsigned int *)kp->arg = n;
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
 	return 0;
 }
 
@@ -41,7 +41,7 @@ static const struct kernel_param_ops event_ids_param_ops = {
 	.get = param_get_uint,
 };
 
-module_param_cb(event_ids, &event_ids_param_ops, &event_ids, 0444);
+module_param_cb(event_ids, &event_ids_param_ops, &event_ids, 0644);
 MODULE_PARM_DESC(event_ids,
 		 "IDs per HardEvent of every TPipe, 1..64 (default 8; 4 emulates the older training chips)");
 
