@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# asc-event top-level build.
+#
+#   make          the module (for the default test kernel), libasc, tools, selftests
+#   make run      set-up, build, and the vadd demo in a QEMU guest
+#   make check    set-up, build checks, library tests and selftests in the guest
+#
+# KERNEL picks the test kernel the module is built for (see tools/asc-vm
+# --help); on a real machine, `make module KERNEL_RELEASE=$(uname -r)`.
+# All output goes to build/.
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KERNEL ?= 6.1
+KERNEL_RELEASE ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release)
+KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
+MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
+
+.PHONY: all deps module module-clean lib tools selftests check run clean
+
+all: module lib tools selftests
+
+deps:
+	@$(TOP)/tools/asc-install-deps
+
+# Kbuild builds an external module next to its sources; give it a directory
+# of links per kernel release so that build/ holds every object.
+module:
+	@test -n "$(KERNEL_RELEASE)" || { echo "no kernel for KERNEL=$(KERNEL)" >&2; exit 1; }
+	@mkdir -p $(MODULE_DIR)
+	@rm -f $(MODULE_DIR)/*.[ch] $(MODULE_DIR)/Kbuild
+	@ln -s $(TOP)/driver/*.[ch] $(TOP)/driver/Kbuild $(MODULE_DIR)/
+	$(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) modules
+
+module-clean:
+	@test ! -d $(MODULE_DIR) || $(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) clean
+
+lib:
+	$(MAKE) -C lib TOP=$(TOP) BUILD=$(BUILD)/lib all pkgconfig-test
+
+tools: lib
+	$(MAKE) -C tools TOP=$(TOP) BUILD=$(BUILD)/tools
+
+selftests:
+	$(MAKE) -C selftests TOP=$(TOP) OUTPUT=$(BUILD)/selftests
+
+check: deps
+	@$(TOP)/tools/asc-check
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(TOP)/tools/asc-vm --kernel $(KERNEL) -- $(BUILD)/tools/asc-vadd
+
+clean:
+	rm -rf $(BUILD)
