@@ -36,15 +36,5 @@ ASC_API int asc_fetch_event_id(struct asc_pipe *pipe, int event)
 
 ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
 {
-	struct asc_event_ref ref;
-
-	if (!asc_ref_valid(pipe, event, id))
-		return asc_einval();
-
-	memset(&ref, 0, sizeof(ref));
-	ref.event = event;
-	ref.id = id;
-	if (ioctl(pipe->fd, ASC_EVENT_IOC_RELEASE_ID, &ref) < 0)
-		return -1;
-	return 0;
+	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_RELEASE_ID, event, id);
 }

@@ -45,17 +45,7 @@ static int asc_deadline(int64_t timeout_ns, __u64 *deadline)
 
 ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
 {
-	struct asc_event_ref ref;
-
-	if (!asc_ref_valid(pipe, event, id))
-		return asc_einval();
-
-	memset(&ref, 0, sizeof(ref));
-	ref.event = event;
-	ref.id = id;
-	if (ioctl(pipe->fd, ASC_EVENT_IOC_SET_FLAG, &ref) < 0)
-		return -1;
-	return 0;
+	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
 }
 
 ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,

@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
 
 #include "asc.h"
 
@@ -58,6 +60,24 @@ static inline bool asc_ref_valid(const struct asc_pipe *pipe, int event,
 				 int id)
 {
 	return pipe && asc_event_valid(event) && id >= 0;
+}
+
+/*
+ * One ioctl on (event, id) with a struct asc_event_ref: release and set.
+ * Returns 0, or -1 with errno set.
+ */
+static inline int asc_ref_ioctl(struct asc_pipe *pipe, unsigned long cmd,
+				int event, int id)
+{
+	struct asc_event_ref ref;
+
+	if (!asc_ref_valid(pipe, event, id))
+		return asc_einval();
+
+	memset(&ref, 0, sizeof(ref));
+	ref.event = event;
+	ref.id = id;
+	return ioctl(pipe->fd, cmd, &ref) < 0 ? -1 : 0;
 }
 
 #endif /* __LIBASC_INTERNAL_H__ */
