@@ -206,7 +206,6 @@ static const struct file_operations asc_event_fops = {
 	.release = asc_event_release,
 	.unlocked_ioctl = asc_event_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice asc_event_misc = {
