@@ -43,7 +43,7 @@ static void guard_map(struct __test_metadata *_metadata, struct guard *g)
 	g->page = (size_t)sysconf(_SC_PAGESIZE);
 	g->ok = mmap(NULL, 2 * g->page, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, g->ok);
+	ASSERT_TRUE(g->ok != MAP_FAILED);
 	g->none = g->ok + g->page;
 	ASSERT_EQ(0, mprotect(g->none, g->page, PROT_NONE));
 }
@@ -59,7 +59,7 @@ static void *unmapped_address(struct __test_metadata *_metadata)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_TRUE(p != MAP_FAILED);
 	ASSERT_EQ(0, munmap(p, page));
 	return p;
 }

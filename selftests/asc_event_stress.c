@@ -193,7 +193,7 @@ TEST_F_TIMEOUT(stress, concurrent_set_one_wins, 60)
 	int i;
 
 	s = calloc(2, sizeof(*s));
-	ASSERT_NE(NULL, s);
+	ASSERT_TRUE(s != NULL);
 	ASSERT_EQ(0, pthread_barrier_init(&go, NULL, 3));
 	ASSERT_EQ(0, pthread_barrier_init(&done, NULL, 3));
 	for (i = 0; i < 2; i++) {

@@ -1,0 +1,1190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc_event_fuzz: random ioctls at /dev/asc_event; nothing but clean errors.
+ *
+ *   asc_event_fuzz [-S SEED] [-n COUNT] [-t THREADS] [-v]
+ *
+ * THREADS threads (default 4) issue COUNT ioctls in all (default 1000000):
+ * the seven real commands with random, edge-biased field values; numbers in
+ * and around the driver's range (magic 0xA5 and its neighbours, nr
+ * 0x3c..0x4a, all four directions, random sizes and the exact sizes of the
+ * real structs); real numbers with one of their fields changed; and entirely
+ * random numbers.  The argument pointer is valid, misaligned, NULL,
+ * unmapped, in kernel space, straddling into a PROT_NONE page, random
+ * garbage, or read-only for a command that writes back.
+ *
+ * Every result must be clean: a real command returns 0 or an errno that
+ * Documentation/uapi.rst lists for it, and exactly the one the argument
+ * calls for where the argument decides it (EFAULT for a bad pointer, EINVAL
+ * for a bad field); any other number returns ENOTTY; nothing is written
+ * outside the struct, nor into it but the documented output fields; INFO
+ * reports the right geometry; a timed-out wait did not return before its
+ * deadline.
+ *
+ * Each thread owns one open of its own whose state it models exactly (the
+ * lowest free ID on alloc and fetch, ENOSPC, ENOENT, EBUSY, what a wait
+ * consumes, what a reset counts), and shares a few more opens with the
+ * others, where only the rules above are checked.  Every open is now and
+ * then replaced by a fresh one with dup3() under the same descriptor number,
+ * even while other threads are inside ioctls on it, so the last reference
+ * to a TPipe goes away in every state.  Waits take deadlines of 0, just past,
+ * just ahead, far ahead and forever; a watchdog thread resets shared opens
+ * and interrupts (SIGUSR1, no SA_RESTART: EINTR) any wait that has slept too
+ * long, so a run never blocks.
+ *
+ * The seed is fixed unless -S is given and is printed; each thread's choices
+ * follow from it, though the interleaving of the threads does not.  Output
+ * is TAP with the totals, per-errno counts and the rate.  Exit status: 0
+ * when every ioctl was clean, 1 otherwise, 4 (skip) without the device.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/asc_event.h>
+
+#include "kselftest.h"
+
+#define DEFAULT_SEED	0xa5e7f022u
+#define DEFAULT_COUNT	1000000UL
+#define DEFAULT_THREADS	4
+#define MAX_THREADS	64
+#define SHARED_OPENS	4
+#define MAX_ERRNO	160	/* errno values counted one by one */
+#define MAX_REPORTS	20	/* failures printed in full */
+
+/* A wait asleep longer than this is interrupted by the watchdog. */
+#define WATCHDOG_WAIT_NS	(20 * 1000 * 1000ULL)
+#define WATCHDOG_TICK_NS	(5 * 1000 * 1000L)
+/* The watchdog resets one shared open every this many ticks. */
+#define WATCHDOG_RESET_TICKS	4
+
+/* Bytes around a struct in the valid buffer that must never change. */
+#define GUARD_BYTES	32
+#define POISON		0x5a
+
+#define NR_EVENTS	ASC_HARD_EVENT_COUNT
+
+enum cmd_kind {
+	CMD_INFO,
+	CMD_ALLOC,
+	CMD_FETCH,
+	CMD_RELEASE,
+	CMD_SET,
+	CMD_WAIT,
+	CMD_RESET,
+	CMD_BOGUS,	/* any number the driver does not know */
+	CMD_KINDS
+};
+
+static const char *const cmd_names[CMD_KINDS] = {
+	"INFO", "ALLOC_ID", "FETCH_ID", "RELEASE_ID", "SET_FLAG", "WAIT_FLAG",
+	"RESET", "unknown",
+};
+
+static const unsigned int real_cmds[CMD_BOGUS] = {
+	ASC_EVENT_IOC_INFO, ASC_EVENT_IOC_ALLOC_ID, ASC_EVENT_IOC_FETCH_ID,
+	ASC_EVENT_IOC_RELEASE_ID, ASC_EVENT_IOC_SET_FLAG,
+	ASC_EVENT_IOC_WAIT_FLAG, ASC_EVENT_IOC_RESET,
+};
+
+static const unsigned int real_sizes[] = {
+	sizeof(struct asc_event_info), sizeof(struct asc_event_ref),
+	sizeof(struct asc_event_wait), sizeof(struct asc_event_reset),
+};
+
+enum ptr_kind {
+	PTR_VALID,
+	PTR_MISALIGNED,
+	PTR_READONLY,
+	PTR_NULL,
+	PTR_UNMAPPED,
+	PTR_KERNEL,
+	PTR_STRADDLE,
+	PTR_GARBAGE,
+	PTR_KINDS
+};
+
+static const char *const ptr_names[PTR_KINDS] = {
+	"valid", "misaligned", "read-only", "NULL", "unmapped", "kernel",
+	"straddling", "garbage",
+};
+
+/* Addresses no user access may reach, for this ABI's pointer width. */
+static const uint64_t kernel_ptrs64[] = {
+	0xffff888000000000ULL,	/* direct map */
+	0xffffffff81000000ULL,	/* kernel text */
+	0xffffc90000000000ULL,	/* vmalloc */
+	0xfffffffffffff000ULL,
+	0xffffffffffffffffULL,
+	0x8000000000000000ULL,	/* non-canonical */
+	0x0000800000000000ULL,	/* just above user space */
+};
+
+static const uint64_t kernel_ptrs32[] = {
+	0xffffe000ULL, 0xfffff000ULL, 0xfffffffcULL, 0xffffffffULL,
+};
+
+/*
+ * The kernel answers these ioctl types itself (FIOCLEX, FIONBIO, FIGETBSZ,
+ * FIFREEZE, FICLONE, FS_IOC_*...) before the driver sees them; random
+ * numbers of these types are drawn again.
+ */
+static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
+
+/**
+ * struct model - what one private open must hold.
+ * @event_ids: IDs per HardEvent of this open.
+ * @pool: allocated IDs per HardEvent.
+ * @flags: set flags per HardEvent.
+ */
+struct model {
+	unsigned int event_ids;
+	uint64_t pool[NR_EVENTS];
+	uint64_t flags[NR_EVENTS];
+};
+
+/**
+ * struct fuzzer - one fuzzing thread.
+ * @index: thread number.
+ * @thread: the thread.
+ * @rng: its random state.
+ * @buf: its read-write page, followed by a PROT_NONE page.
+ * @priv_fd: its own open, modelled by @model.
+ * @model: state of @priv_fd.
+ * @ioctls: ioctls it issued.
+ * @by_errno: results, by errno (0 = success, MAX_ERRNO = any larger).
+ * @by_cmd: ioctls per command kind.
+ * @reopens: replacements of an open by a fresh one.
+ * @failures: unclean results.
+ */
+struct fuzzer {
+	int index;
+	pthread_t thread;
+	uint64_t rng;
+	unsigned char *buf;
+	int priv_fd;
+	struct model model;
+	unsigned long ioctls;
+	unsigned long by_errno[MAX_ERRNO + 1];
+	unsigned long by_cmd[CMD_KINDS];
+	unsigned long reopens;
+	unsigned long failures;
+};
+
+/**
+ * struct op - one ioctl to issue and what it must do.
+ * @fd: descriptor.
+ * @priv: @fd is the thread's modelled open.
+ * @cmd: ioctl number.
+ * @kind: which command @cmd is.
+ * @ptr_kind: what @arg points at.
+ * @arg: argument.
+ * @size: bytes of the struct @kind takes (0 for CMD_BOGUS).
+ * @in: the struct as the kernel reads it (when readable).
+ * @readable: the kernel can read @size bytes at @arg.
+ * @writable: the kernel can write @size bytes at @arg.
+ * @checked: @arg is in the valid buffer, so the memory can be checked.
+ * @before_ns: CLOCK_MONOTONIC ns just before the ioctl.
+ */
+struct op {
+	int fd;
+	bool priv;
+	unsigned int cmd;
+	enum cmd_kind kind;
+	enum ptr_kind ptr_kind;
+	unsigned char *arg;
+	size_t size;
+	unsigned char in[32];
+	bool readable, writable, checked;
+	uint64_t before_ns;
+};
+
+static const char *dev_path;
+static unsigned int event_ids;
+static size_t page_size;
+static unsigned char *ro_page;		/* read-only records, see ro_init() */
+static unsigned char *hole;		/* nothing is mapped here */
+static int shared_fds[SHARED_OPENS];
+static unsigned int nthreads = DEFAULT_THREADS;
+static struct fuzzer fuzzers[MAX_THREADS];
+static atomic_ulong issued;
+static unsigned long target = DEFAULT_COUNT;
+static atomic_bool stop;
+/* Per thread: CLOCK_MONOTONIC ns at which its current wait began, or 0. */
+static _Atomic uint64_t wait_since[MAX_THREADS];
+static atomic_ulong watchdog_resets, watchdog_kicks;
+static atomic_uint reports;
+static bool verbose;
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- random numbers ----------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(struct fuzzer *f)
+{
+	return splitmix64(&f->rng);
+}
+
+/* A number below @n (n > 0). */
+static uint32_t below(struct fuzzer *f, uint32_t n)
+{
+	return (uint32_t)(((rnd(f) >> 32) * n) >> 32);
+}
+
+/* True with probability @num / @den. */
+static bool chance(struct fuzzer *f, uint32_t num, uint32_t den)
+{
+	return below(f, den) < num;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- field values ------------------------------------------------------- */
+
+/* A HardEvent number, biased to the edges and to a few hot values. */
+static uint32_t gen_event(struct fuzzer *f)
+{
+	static const uint32_t edges[] = {
+		0, 1, NR_EVENTS - 1, NR_EVENTS, NR_EVENTS + 1, 63, 64,
+		0x7fffffff, 0x80000000, 0xffffffff,
+	};
+
+	switch (below(f, 20)) {
+	case 0:
+	case 1:
+	case 2:
+		return edges[below(f, ARRAY_SIZE(edges))];
+	case 3:
+		return (uint32_t)rnd(f);
+	case 4:
+	case 5:
+	case 6:
+	case 7:
+	case 8:
+		return below(f, NR_EVENTS);
+	default:
+		/* a few hot events, so sets meet waits */
+		return below(f, 3) == 0 ? NR_EVENTS - 1 : below(f, 2);
+	}
+}
+
+/* An event ID, biased to the edges of event_ids and a few hot values. */
+static uint32_t gen_id(struct fuzzer *f)
+{
+	const uint32_t edges[] = {
+		0, event_ids - 1, event_ids, event_ids + 1, ASC_EVENT_IDS_MAX - 1,
+		ASC_EVENT_IDS_MAX, 0x80000000, 0xffffffff,
+	};
+
+	switch (below(f, 20)) {
+	case 0:
+	case 1:
+	case 2:
+		return edges[below(f, ARRAY_SIZE(edges))];
+	case 3:
+		return (uint32_t)rnd(f);
+	case 4:
+	case 5:
+	case 6:
+	case 7:
+	case 8:
+		return below(f, event_ids + 2);
+	default:
+		return below(f, 2);
+	}
+}
+
+/* A must-be-zero field: zero 19 times in 20. */
+static uint32_t gen_zero_field(struct fuzzer *f)
+{
+	static const uint32_t bad[] = { 1, 2, 0x80000000, 0xffffffff };
+
+	if (!chance(f, 1, 20))
+		return 0;
+	return chance(f, 1, 2) ? bad[below(f, 4)] : (uint32_t)rnd(f);
+}
+
+/*
+ * A wait deadline: mostly 0 or already past (no sleep), often a few
+ * microseconds ahead, rarely far ahead or forever (the watchdog ends those).
+ * With @stable, only values that do not depend on the time of the call.
+ */
+static uint64_t gen_deadline(struct fuzzer *f, bool stable)
+{
+	uint32_t r = below(f, 1000);
+	uint64_t now = stable ? 0 : now_ns();
+
+	if (r < 400 || stable)
+		return r % 3 == 0 ? 1 : 0;
+	if (r < 550)
+		return now - below(f, 1000000);
+	if (r < 850)
+		return now + below(f, 50000);
+	if (r < 990)
+		return now + 50000 + below(f, 1000000);
+	switch (r % 5) {
+	case 0:
+		return ASC_EVENT_WAIT_FOREVER;
+	case 1:
+		return ASC_EVENT_WAIT_FOREVER - 1;
+	case 2:
+		return (uint64_t)INT64_MAX;
+	case 3:
+		return (uint64_t)INT64_MAX + 1;
+	default:
+		return rnd(f);
+	}
+}
+
+/* Fill @p with a struct of @kind with random field values. */
+static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
+		       bool stable)
+{
+	struct asc_event_wait w;
+	struct asc_event_ref r;
+	struct asc_event_reset z;
+	unsigned int i;
+
+	switch (kind) {
+	case CMD_WAIT:
+		w.deadline = gen_deadline(f, stable);
+		w.event = gen_event(f);
+		w.id = gen_id(f);
+		w.flags = gen_zero_field(f);
+		w.pad = gen_zero_field(f);
+		memcpy(p, &w, sizeof(w));
+		break;
+	case CMD_RESET:
+		z.flags = gen_zero_field(f);
+		z.pad = gen_zero_field(f);
+		z.ids_held = chance(f, 1, 2) ? 0 : (uint32_t)rnd(f);
+		z.flags_pending = chance(f, 1, 2) ? 0 : (uint32_t)rnd(f);
+		memcpy(p, &z, sizeof(z));
+		break;
+	case CMD_INFO:
+	case CMD_BOGUS:
+		for (i = 0; i < 32; i++)
+			p[i] = chance(f, 1, 2) ? 0 : (unsigned char)rnd(f);
+		break;
+	default:
+		r.event = gen_event(f);
+		r.id = chance(f, 1, 2) ? 0 : gen_id(f);	/* an output for alloc/fetch */
+		r.flags = gen_zero_field(f);
+		r.pad = gen_zero_field(f);
+		memcpy(p, &r, sizeof(r));
+		break;
+	}
+}
+
+/* ---- command numbers ---------------------------------------------------- */
+
+static enum cmd_kind cmd_kind_of(unsigned int cmd)
+{
+	int k;
+
+	for (k = 0; k < CMD_BOGUS; k++)
+		if (real_cmds[k] == cmd)
+			return k;
+	return CMD_BOGUS;
+}
+
+static bool vfs_handles(unsigned int cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vfs_types); i++)
+		if (_IOC_TYPE(cmd) == vfs_types[i])
+			return true;
+	return false;
+}
+
+/* A size field: often an exact struct size, else small or random. */
+static unsigned int gen_size(struct fuzzer *f)
+{
+	switch (below(f, 4)) {
+	case 0:
+	case 1:
+		return real_sizes[below(f, 4)];
+	case 2:
+		return below(f, 33);
+	default:
+		return below(f, _IOC_SIZEMASK + 1);
+	}
+}
+
+/*
+ * A real command, weighted so that pools fill up (ENOSPC) and flags meet
+ * (EBUSY, consumed waits) between two resets.
+ */
+static enum cmd_kind real_pick(struct fuzzer *f)
+{
+	static const unsigned char weights[CMD_BOGUS] = {
+		[CMD_INFO] = 2, [CMD_ALLOC] = 12, [CMD_FETCH] = 5,
+		[CMD_RELEASE] = 6, [CMD_SET] = 10, [CMD_WAIT] = 10, [CMD_RESET] = 1,
+	};
+	unsigned int r = below(f, 46), k;
+
+	for (k = 0; k < CMD_RESET; k++) {
+		if (r < weights[k])
+			return k;
+		r -= weights[k];
+	}
+	return CMD_RESET;
+}
+
+static unsigned int gen_cmd(struct fuzzer *f)
+{
+	static const unsigned int dirs[] = {
+		_IOC_NONE, _IOC_READ, _IOC_WRITE, _IOC_READ | _IOC_WRITE,
+	};
+	unsigned int cmd, real, type, nr;
+
+	do {
+		switch (below(f, 20)) {
+		case 0: case 1: case 2: case 3: case 4: case 5: case 6:
+		case 7: case 8: case 9: case 10: case 11: case 12:
+			return real_cmds[real_pick(f)];
+		case 13: case 14: case 15:
+			/* in and around the driver's range */
+			type = ASC_EVENT_IOC_MAGIC;
+			if (chance(f, 1, 5))
+				type += chance(f, 1, 2) ? 1 : -1;
+			nr = 0x3c + below(f, 0x0f);
+			cmd = _IOC(dirs[below(f, 4)], type, nr, gen_size(f));
+			break;
+		case 16: case 17: case 18:
+			/* a real number with one field changed */
+			real = real_cmds[below(f, CMD_BOGUS)];
+			switch (below(f, 4)) {
+			case 0:
+				cmd = _IOC(dirs[below(f, 4)], _IOC_TYPE(real),
+					   _IOC_NR(real), _IOC_SIZE(real));
+				break;
+			case 1:
+				cmd = _IOC(_IOC_DIR(real), _IOC_TYPE(real),
+					   _IOC_NR(real), gen_size(f));
+				break;
+			case 2:
+				cmd = _IOC(_IOC_DIR(real), _IOC_TYPE(real),
+					   _IOC_NR(real) + (chance(f, 1, 2) ? 1 : -1),
+					   _IOC_SIZE(real));
+				break;
+			default:
+				cmd = real ^ (1u << below(f, 32));
+				break;
+			}
+			break;
+		default:
+			cmd = (unsigned int)rnd(f);
+			break;
+		}
+	} while (cmd_kind_of(cmd) == CMD_BOGUS && vfs_handles(cmd));
+	return cmd;
+}
+
+/* ---- argument pointers -------------------------------------------------- */
+
+/*
+ * The read-only page holds 32-byte records in three areas: refs, waits
+ * (with deadlines that never sleep) and resets; see ro_record().
+ */
+static void ro_init(struct fuzzer *f)
+{
+	unsigned int n = (unsigned int)(page_size / 32), i;
+	enum cmd_kind kind;
+
+	for (i = 0; i < n; i++) {
+		kind = i < n / 3 ? CMD_ALLOC : i < 2 * n / 3 ? CMD_WAIT : CMD_RESET;
+		memset(ro_page + 32 * i, 0, 32);
+		if (i % (n / 3))	/* the first of each area stays all zero */
+			gen_struct(f, kind, ro_page + 32 * i, true);
+	}
+	mprotect(ro_page, page_size, PROT_READ);
+}
+
+static unsigned char *ro_record(struct fuzzer *f, enum cmd_kind kind)
+{
+	unsigned int third = (unsigned int)(page_size / 32 / 3);
+	unsigned int area = kind == CMD_WAIT ? 1 : kind == CMD_RESET ? 2 : 0;
+
+	return ro_page + 32 * (area * third + below(f, third));
+}
+
+static void *bad_pointer(struct fuzzer *f, enum ptr_kind kind)
+{
+	uint64_t v;
+
+	switch (kind) {
+	case PTR_UNMAPPED:
+		return hole + below(f, (uint32_t)page_size);
+	case PTR_KERNEL:
+		if (sizeof(void *) == 8)
+			v = kernel_ptrs64[below(f, ARRAY_SIZE(kernel_ptrs64))];
+		else
+			v = kernel_ptrs32[below(f, ARRAY_SIZE(kernel_ptrs32))];
+		return (void *)(uintptr_t)(v + below(f, 4) * 8);
+	case PTR_GARBAGE:
+		/* never an address that could be mapped */
+		v = rnd(f);
+		if (sizeof(void *) == 8)
+			v = chance(f, 1, 2) ? (v | 0x8000000000000000ULL) : (v & 0xffff);
+		else
+			v = chance(f, 1, 2) ? (0xffffe000u | (v & 0x1fff)) : (v & 0xffff);
+		return (void *)(uintptr_t)v;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Put the argument of @op somewhere of a random kind and record what the
+ * kernel can do with it.
+ */
+static void place_arg(struct fuzzer *f, struct op *op)
+{
+	size_t sz = op->size ? op->size : 32, k;
+	unsigned int r = below(f, 100);
+	unsigned char *p;
+
+	op->readable = op->writable = op->checked = false;
+	gen_struct(f, op->kind, op->in, false);
+
+	if (r < 66)
+		op->ptr_kind = PTR_VALID;
+	else if (r < 72)
+		op->ptr_kind = PTR_MISALIGNED;
+	else if (r < 78)
+		op->ptr_kind = PTR_READONLY;
+	else if (r < 82)
+		op->ptr_kind = PTR_NULL;
+	else if (r < 86)
+		op->ptr_kind = PTR_UNMAPPED;
+	else if (r < 90)
+		op->ptr_kind = PTR_KERNEL;
+	else if (r < 96)
+		op->ptr_kind = PTR_STRADDLE;
+	else
+		op->ptr_kind = PTR_GARBAGE;
+
+	switch (op->ptr_kind) {
+	case PTR_VALID:
+	case PTR_MISALIGNED:
+		p = f->buf + 256;
+		if (op->ptr_kind == PTR_MISALIGNED)
+			p += 1 + below(f, 7);
+		memset(p - GUARD_BYTES, POISON, sz + 2 * GUARD_BYTES);
+		memcpy(p, op->in, sz);
+		op->arg = p;
+		op->readable = op->writable = op->checked = true;
+		break;
+	case PTR_READONLY:
+		p = ro_record(f, op->kind);
+		memcpy(op->in, p, 32);
+		op->arg = p;
+		op->readable = true;
+		break;
+	case PTR_STRADDLE:
+		/* k bytes before the PROT_NONE page, the rest in it */
+		k = 1 + below(f, (uint32_t)(sz - 1));
+		p = f->buf + page_size - k;
+		memcpy(p, op->in, k);
+		op->arg = p;
+		break;
+	default:
+		op->arg = bad_pointer(f, op->ptr_kind);
+		break;
+	}
+}
+
+/* ---- checking ----------------------------------------------------------- */
+
+static void report(struct fuzzer *f, const struct op *op, int err,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Count and print one unclean result. */
+static void report(struct fuzzer *f, const struct op *op, int err,
+		   const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	f->failures++;
+	if (atomic_fetch_add(&reports, 1) >= MAX_REPORTS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&print_lock);
+	printf("# FAIL thread %d ioctl %lu: fd %d%s cmd 0x%08x (%s) arg %p (%s): %s (%s)\n",
+	       f->index, f->ioctls, op->fd, op->priv ? " (private)" : "",
+	       op->cmd, cmd_names[op->kind], (void *)op->arg,
+	       ptr_names[op->ptr_kind], err ? strerror(err) : "success", why);
+	if (op->readable) {
+		unsigned int i;
+
+		printf("#   input:");
+		for (i = 0; i < (op->size ? op->size : 16); i++)
+			printf(" %02x", op->in[i]);
+		printf("\n");
+	}
+	fflush(stdout);
+	pthread_mutex_unlock(&print_lock);
+}
+
+static bool err_in(int err, const int *set, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == err)
+			return true;
+	return false;
+}
+
+#define ERR_IN(err, ...) ({						\
+	static const int __set[] = { __VA_ARGS__ };			\
+	err_in((err), __set, ARRAY_SIZE(__set));	\
+})
+
+/* Bytes around the struct must be untouched; so must @from..@size. */
+static bool guards_intact(const struct op *op, size_t from)
+{
+	size_t i, sz = op->size ? op->size : 32;
+
+	for (i = 1; i <= GUARD_BYTES; i++)
+		if (op->arg[-(ssize_t)i] != POISON || op->arg[sz + i - 1] != POISON)
+			return false;
+	return !memcmp(op->arg + from, op->in + from, sz - from);
+}
+
+static uint32_t lowest_free(const struct model *m, uint32_t event)
+{
+	uint64_t mask = m->event_ids >= 64 ? ~0ULL : (1ULL << m->event_ids) - 1;
+	uint64_t free = ~m->pool[event] & mask;
+
+	return free ? (uint32_t)__builtin_ctzll(free) : UINT32_MAX;
+}
+
+/*
+ * Check one ioctl's result @err (0 or an errno) against the rules and, for
+ * the private open, against the model, which it then updates.
+ */
+static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+{
+	struct model *m = &f->model;
+	struct asc_event_ref ref = { 0 };
+	struct asc_event_wait wait = { 0 };
+	struct asc_event_reset reset = { 0 };
+	struct asc_event_info info;
+	bool bad_fields = false, ids_ok;
+	uint32_t event = 0, id = 0, low = 0;
+	int want = -1;		/* the one errno the model calls for, if any */
+
+	if (op->kind == CMD_BOGUS) {
+		if (err != ENOTTY)
+			report(f, op, err, "an unknown ioctl must fail with ENOTTY");
+		else if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "an unknown ioctl wrote to its argument");
+		return;
+	}
+
+	if (op->kind == CMD_INFO) {
+		if (!op->writable) {
+			if (err != EFAULT)
+				report(f, op, err, "INFO to an unwritable pointer must be EFAULT");
+			return;
+		}
+		if (err) {
+			report(f, op, err, "INFO must succeed");
+			return;
+		}
+		memcpy(&info, op->arg, sizeof(info));
+		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
+		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
+		    info.pad || info.features)
+			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
+			       info.nr_events, info.event_ids, info.pad,
+			       (unsigned long long)info.features);
+		else if (op->checked && !guards_intact(op, sizeof(info)))
+			report(f, op, err, "INFO wrote outside its struct");
+		return;
+	}
+
+	/* Every other command reads its struct first. */
+	if (!op->readable) {
+		if (err != EFAULT)
+			report(f, op, err, "an unreadable argument must be EFAULT");
+		return;
+	}
+
+	if (op->kind == CMD_WAIT) {
+		memcpy(&wait, op->in, sizeof(wait));
+		event = wait.event;
+		id = wait.id;
+		bad_fields = wait.flags || wait.pad;
+	} else if (op->kind == CMD_RESET) {
+		memcpy(&reset, op->in, sizeof(reset));
+		bad_fields = reset.flags || reset.pad;
+	} else {
+		memcpy(&ref, op->in, sizeof(ref));
+		event = ref.event;
+		id = ref.id;
+		bad_fields = ref.flags || ref.pad;
+	}
+	ids_ok = event < NR_EVENTS && id < event_ids;
+	if (op->kind == CMD_ALLOC || op->kind == CMD_FETCH)
+		ids_ok = event < NR_EVENTS;	/* id is an output */
+	if (op->kind != CMD_RESET && !ids_ok)
+		bad_fields = true;
+
+	if (bad_fields) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+		else if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "EINVAL wrote to the argument");
+		return;
+	}
+
+	switch (op->kind) {
+	case CMD_ALLOC:
+	case CMD_FETCH:
+		if (op->priv) {
+			low = lowest_free(m, event);
+			want = low == UINT32_MAX ? ENOSPC : op->writable ? 0 : EFAULT;
+		} else if (!ERR_IN(err, 0, ENOSPC, EFAULT) ||
+			   (err == EFAULT && op->writable) ||
+			   (err == 0 && !op->writable)) {
+			report(f, op, err, "not a result of %s", cmd_names[op->kind]);
+			return;
+		}
+		if (want >= 0 && err != want) {
+			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
+			return;
+		}
+		if (!err) {
+			memcpy(&ref, op->arg, sizeof(ref));
+			if (ref.id >= event_ids || (op->priv && ref.id != low))
+				report(f, op, err, "returned id %u, lowest free is %u", ref.id,
+				       op->priv ? low : 0);
+			else if (op->checked && (!guards_intact(op, 8) ||
+						 memcmp(op->arg, op->in, 4)))
+				report(f, op, err, "wrote more than the id");
+			if (op->priv && op->kind == CMD_ALLOC)
+				m->pool[event] |= 1ULL << ref.id;
+			return;
+		}
+		break;
+	case CMD_RELEASE:
+		if (op->priv)
+			want = m->pool[event] & (1ULL << id) ? 0 : ENOENT;
+		else if (!ERR_IN(err, 0, ENOENT))
+			report(f, op, err, "not a result of RELEASE_ID");
+		if (want >= 0 && err != want)
+			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
+		if (op->priv && !err)
+			m->pool[event] &= ~(1ULL << id);
+		break;
+	case CMD_SET:
+		if (op->priv)
+			want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
+		else if (!ERR_IN(err, 0, EBUSY))
+			report(f, op, err, "not a result of SET_FLAG");
+		if (want >= 0 && err != want)
+			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
+		if (op->priv && !err)
+			m->flags[event] |= 1ULL << id;
+		break;
+	case CMD_WAIT:
+		if (wait.deadline < op->before_ns) {
+			/* already past: a test that never sleeps */
+			if (!ERR_IN(err, 0, ETIMEDOUT))
+				report(f, op, err, "a wait with a past deadline slept");
+		} else if (!ERR_IN(err, 0, ETIMEDOUT, ECANCELED, EINTR)) {
+			report(f, op, err, "not a result of WAIT_FLAG");
+		}
+		if (err == ETIMEDOUT && wait.deadline <= INT64_MAX && after_ns < wait.deadline)
+			report(f, op, err, "timed out %llu ns before the deadline",
+			       (unsigned long long)(wait.deadline - after_ns));
+		if (op->priv) {
+			if (m->flags[event] & (1ULL << id)) {
+				if (err)
+					report(f, op, err, "model: the flag was set");
+				m->flags[event] &= ~(1ULL << id);
+			} else if (!ERR_IN(err, ETIMEDOUT, EINTR)) {
+				report(f, op, err, "model: the flag was clear");
+			}
+		}
+		break;
+	case CMD_RESET:
+		if (err != (op->writable ? 0 : EFAULT)) {
+			report(f, op, err, "RESET must give %s",
+			       op->writable ? "success" : "EFAULT");
+			return;
+		}
+		if (op->priv) {
+			unsigned int held = 0, pending = 0, e;
+
+			for (e = 0; e < NR_EVENTS; e++) {
+				held += __builtin_popcountll(m->pool[e]);
+				pending += __builtin_popcountll(m->flags[e]);
+			}
+			memset(m->pool, 0, sizeof(m->pool));
+			memset(m->flags, 0, sizeof(m->flags));
+			if (!err) {
+				memcpy(&reset, op->arg, sizeof(reset));
+				if (reset.ids_held != held || reset.flags_pending != pending)
+					report(f, op, err, "model: reset found %u/%u, expected %u/%u",
+					       reset.ids_held, reset.flags_pending, held, pending);
+			}
+		}
+		if (!err && op->checked) {
+			memcpy(&reset, op->arg, sizeof(reset));
+			if (reset.ids_held > NR_EVENTS * event_ids ||
+			    reset.flags_pending > NR_EVENTS * event_ids || !guards_intact(op, 16) ||
+			    memcmp(op->arg, op->in, 8))
+				report(f, op, err, "RESET wrote %u/%u or outside its counts",
+				       reset.ids_held, reset.flags_pending);
+		}
+		return;
+	default:
+		break;
+	}
+	/* Nothing was written back for a failed or input-only command. */
+	if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "the argument changed");
+}
+
+/* ---- the threads -------------------------------------------------------- */
+
+static int open_dev(void)
+{
+	return open(dev_path, O_RDWR | O_CLOEXEC);
+}
+
+/*
+ * Replace the open under @fd by a fresh one, keeping the number, so that
+ * another thread inside an ioctl on @fd keeps the old file alive until it
+ * returns and then drops the last reference.
+ */
+static int reopen(int fd)
+{
+	int nfd = open_dev();
+
+	if (nfd < 0)
+		return -errno;
+	if (dup3(nfd, fd, O_CLOEXEC) < 0) {
+		close(nfd);
+		return -errno;
+	}
+	close(nfd);
+	return 0;
+}
+
+static void count_result(struct fuzzer *f, const struct op *op, int err)
+{
+	f->by_errno[err > MAX_ERRNO || err < 0 ? MAX_ERRNO : err]++;
+	f->by_cmd[op->kind]++;
+}
+
+static void fuzz_one(struct fuzzer *f)
+{
+	struct op op = { 0 };
+	uint64_t after;
+	int ret, err;
+
+	if (chance(f, 1, 1000)) {
+		bool priv = chance(f, 1, 3);
+		int fd = priv ? f->priv_fd : shared_fds[below(f, SHARED_OPENS)];
+
+		ret = reopen(fd);
+		if (ret) {
+			f->failures++;
+			printf("# FAIL thread %d: reopen: %s\n", f->index, strerror(-ret));
+			return;
+		}
+		if (priv) {
+			memset(f->model.pool, 0, sizeof(f->model.pool));
+			memset(f->model.flags, 0, sizeof(f->model.flags));
+		}
+		f->reopens++;
+	}
+
+	op.priv = chance(f, 2, 5);
+	op.fd = op.priv ? f->priv_fd : shared_fds[below(f, SHARED_OPENS)];
+	op.cmd = gen_cmd(f);
+	op.kind = cmd_kind_of(op.cmd);
+	op.size = op.kind == CMD_BOGUS ? 0 : _IOC_SIZE(op.cmd);
+	place_arg(f, &op);
+
+	op.before_ns = now_ns();
+	if (op.kind == CMD_WAIT)
+		atomic_store(&wait_since[f->index], op.before_ns);
+	ret = ioctl(op.fd, op.cmd, op.arg);
+	err = ret < 0 ? errno : 0;
+	if (op.kind == CMD_WAIT)
+		atomic_store(&wait_since[f->index], 0);
+	after = now_ns();
+	f->ioctls++;
+	if (ret > 0)
+		report(f, &op, 0, "ioctl returned %d", ret);
+	count_result(f, &op, err);
+	check(f, &op, err, after);
+}
+
+static void *fuzz_thread(void *arg)
+{
+	struct fuzzer *f = arg;
+
+	while (!atomic_load(&stop) && atomic_fetch_add(&issued, 1) < target)
+		fuzz_one(f);
+	return NULL;
+}
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+}
+
+/* Resets shared opens and interrupts waits that have slept too long. */
+static void *watchdog_thread(void *arg)
+{
+	struct timespec tick = { 0, WATCHDOG_TICK_NS };
+	struct asc_event_reset r;
+	uint64_t rng = (uint64_t)(uintptr_t)arg, since;
+	unsigned int i, n = 0;
+
+	while (!atomic_load(&stop)) {
+		nanosleep(&tick, NULL);
+		if (++n % WATCHDOG_RESET_TICKS == 0) {
+			memset(&r, 0, sizeof(r));
+			if (!ioctl(shared_fds[splitmix64(&rng) % SHARED_OPENS],
+				   ASC_EVENT_IOC_RESET, &r))
+				atomic_fetch_add(&watchdog_resets, 1);
+		}
+		for (i = 0; i < nthreads; i++) {
+			since = atomic_load(&wait_since[i]);
+			if (since && now_ns() - since > WATCHDOG_WAIT_NS) {
+				pthread_kill(fuzzers[i].thread, SIGUSR1);
+				atomic_fetch_add(&watchdog_kicks, 1);
+			}
+		}
+	}
+	return NULL;
+}
+
+/* ---- set-up and report -------------------------------------------------- */
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-S SEED] [-n COUNT] [-t THREADS] [-v]\n"
+		"  -S SEED     random seed (default %#x)\n"
+		"  -n COUNT    ioctls in all (default %lu)\n"
+		"  -t THREADS  fuzzing threads, 1..%d (default %d)\n"
+		"  -v          per-thread figures\n",
+		prog, DEFAULT_SEED, DEFAULT_COUNT, MAX_THREADS, DEFAULT_THREADS);
+	exit(KSFT_FAIL);
+}
+
+/* Map @pages read-write pages, the last @none of them PROT_NONE. */
+static unsigned char *map_pages(size_t pages, size_t none)
+{
+	unsigned char *p = mmap(NULL, pages * page_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	if (none && mprotect(p + (pages - none) * page_size, none * page_size, PROT_NONE))
+		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
+	return p;
+}
+
+/*
+ * A page far from where the kernel places new mappings, proven free by
+ * mapping it and unmapped again, so that it stays a hole for the run.
+ */
+static unsigned char *make_hole(void)
+{
+	uintptr_t want = sizeof(void *) == 8 ? 0x200000000000ULL : 0x20000000UL;
+	unsigned char *p = mmap((void *)want, page_size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		ksft_exit_fail_msg("cannot map the probe page at %#lx: %s\n",
+				   (unsigned long)want, strerror(errno));
+	munmap(p, page_size);
+	return p;
+}
+
+static bool hole_still_unmapped(void)
+{
+	return msync(hole, page_size, MS_ASYNC) && errno == ENOMEM;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long seed = DEFAULT_SEED, total = 0, failures = 0, reopens = 0;
+	unsigned long by_errno[MAX_ERRNO + 1] = { 0 }, by_cmd[CMD_KINDS] = { 0 };
+	struct asc_event_info info = { 0 };
+	struct sigaction sa = { .sa_handler = on_sigusr1 };
+	struct fuzzer seeder = { .rng = 0 };
+	pthread_t watchdog;
+	uint64_t start, elapsed;
+	unsigned int i, k;
+	int opt, fd;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "S:n:t:vh")) != -1) {
+		switch (opt) {
+		case 'S':
+			seed = strtoul(optarg, &end, 0);
+			if (*end)
+				usage(argv[0]);
+			break;
+		case 'n':
+			target = strtoul(optarg, &end, 0);
+			if (*end || !target)
+				usage(argv[0]);
+			break;
+		case 't':
+			nthreads = (unsigned int)strtoul(optarg, &end, 0);
+			if (*end || !nthreads || nthreads > MAX_THREADS)
+				usage(argv[0]);
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+	dev_path = getenv("ASC_EVENT_DEV");
+	if (!dev_path || !*dev_path)
+		dev_path = "/dev/asc_event";
+	fd = open_dev();
+	if (fd < 0) {
+		ksft_print_msg("%s: %s\n", dev_path, strerror(errno));
+		ksft_exit_skip("device not available\n");
+	}
+	if (ioctl(fd, ASC_EVENT_IOC_INFO, &info))
+		ksft_exit_fail_msg("INFO: %s\n", strerror(errno));
+	event_ids = info.event_ids;
+	if (!event_ids || event_ids > ASC_EVENT_IDS_MAX)
+		ksft_exit_fail_msg("INFO reports event_ids %u\n", event_ids);
+	close(fd);
+	ksft_set_plan(1);
+	ksft_print_msg("seed %#lx (rerun with -S %#lx), %lu ioctls, %u threads, event_ids %u, %zu-bit\n",
+		       seed, seed, target, nthreads, event_ids, sizeof(void *) * 8);
+
+	page_size = (size_t)sysconf(_SC_PAGESIZE);
+	seeder.rng = seed;
+	ro_page = map_pages(1, 0);
+	ro_init(&seeder);
+	hole = make_hole();
+	for (i = 0; i < SHARED_OPENS; i++) {
+		shared_fds[i] = open_dev();
+		if (shared_fds[i] < 0)
+			ksft_exit_fail_msg("open: %s\n", strerror(errno));
+	}
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: an interrupted wait gives EINTR */
+	sigaction(SIGUSR1, &sa, NULL);
+
+	start = now_ns();
+	for (i = 0; i < nthreads; i++) {
+		struct fuzzer *f = &fuzzers[i];
+
+		f->index = i;
+		f->rng = seed ^ (0x1000003ULL * (i + 1));
+		splitmix64(&f->rng);
+		f->buf = map_pages(2, 1);
+		f->priv_fd = open_dev();
+		if (f->priv_fd < 0)
+			ksft_exit_fail_msg("open: %s\n", strerror(errno));
+		f->model.event_ids = event_ids;
+		if (pthread_create(&f->thread, NULL, fuzz_thread, f))
+			ksft_exit_fail_msg("pthread_create failed\n");
+	}
+	if (pthread_create(&watchdog, NULL, watchdog_thread, (void *)(uintptr_t)seed))
+		ksft_exit_fail_msg("pthread_create failed\n");
+	for (i = 0; i < nthreads; i++)
+		pthread_join(fuzzers[i].thread, NULL);
+	elapsed = now_ns() - start;
+	atomic_store(&stop, true);
+	pthread_join(watchdog, NULL);
+
+	for (i = 0; i < nthreads; i++) {
+		struct fuzzer *f = &fuzzers[i];
+
+		total += f->ioctls;
+		failures += f->failures;
+		reopens += f->reopens;
+		for (k = 0; k <= MAX_ERRNO; k++)
+			by_errno[k] += f->by_errno[k];
+		for (k = 0; k < CMD_KINDS; k++)
+			by_cmd[k] += f->by_cmd[k];
+		if (verbose)
+			ksft_print_msg("thread %u: %lu ioctls, %lu reopens, %lu failures\n",
+				       i, f->ioctls, f->reopens, f->failures);
+		close(f->priv_fd);
+	}
+	for (i = 0; i < SHARED_OPENS; i++)
+		close(shared_fds[i]);
+	if (!hole_still_unmapped()) {
+		ksft_print_msg("something was mapped at the unmapped probe address %p\n",
+			       (void *)hole);
+		failures++;
+	}
+
+	ksft_print_msg("ioctls: %lu in %.1f s, %.0f/s; %lu reopens; watchdog: %lu resets, %lu interrupted waits\n",
+		       total, elapsed / 1e9, total / (elapsed / 1e9), reopens,
+		       atomic_load(&watchdog_resets), atomic_load(&watchdog_kicks));
+	for (k = 0; k < CMD_KINDS; k++)
+		ksft_print_msg("  %-10s %lu\n", cmd_names[k], by_cmd[k]);
+	for (k = 0; k <= MAX_ERRNO; k++) {
+		const char *name = k ? strerrorname_np((int)k) : "success";
+
+		if (!by_errno[k])
+			continue;
+		if (k == MAX_ERRNO)
+			name = "other";
+		ksft_print_msg("  %-10s %lu\n", name ? name : "?", by_errno[k]);
+	}
+	ksft_print_msg("unclean results: %lu\n", failures);
+	ksft_test_result(failures == 0, "fuzz: %lu ioctls, seed %#lx\n", total, seed);
+	if (failures)
+		ksft_exit_fail();
+	ksft_exit_pass();
+}
