@@ -5,6 +5,7 @@
 #   make          the module (for the default test kernel), libasc, tools, selftests
 #   make run      set-up, build, and the vadd demo in a QEMU guest
 #   make check    set-up, build checks, library tests and selftests in the guest
+#   make check-all the same on every test kernel, plus the long tests
 #
 # KERNEL picks the test kernel the module is built for (see tools/asc-vm
 # --help); on a real machine, `make module KERNEL_RELEASE=$(uname -r)`.
@@ -17,12 +18,15 @@ KERNEL_RELEASE ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release
 KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
-.PHONY: all deps module module-clean lib tools selftests check run clean
+.PHONY: all deps deps-all module module-clean lib tools selftests check check-all run clean
 
 all: module lib tools selftests
 
 deps:
 	@$(TOP)/tools/asc-install-deps
+
+deps-all:
+	@$(TOP)/tools/asc-install-deps --all
 
 # Kbuild builds an external module next to its sources; give it a directory
 # of links per kernel release so that build/ holds every object.
@@ -47,6 +51,9 @@ selftests:
 
 check: deps
 	@$(TOP)/tools/asc-check
+
+check-all: deps-all
+	@$(TOP)/tools/asc-check --all
 
 run: deps
 	@$(MAKE) --no-print-directory all
