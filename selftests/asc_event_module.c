@@ -10,8 +10,6 @@
  */
 #include "asc_event_test.h"
 
-#define MODULE_NAME	"asc_event"
-#define MODULE_SYSFS	"/sys/module/" MODULE_NAME
 #define PARAM_PATH	MODULE_SYSFS "/parameters/event_ids"
 #define EV		ASC_HARD_EVENT_M_V
 
@@ -20,27 +18,6 @@ FIXTURE(module) {
 	int fd;			/* the test's open, -1 when closed */
 	pid_t child;		/* a child holding the device, 0 when none */
 };
-
-static bool module_loaded(void)
-{
-	return access(MODULE_SYSFS, F_OK) == 0;
-}
-
-static int module_unload(void)
-{
-	return syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) ? -errno : 0;
-}
-
-static int module_load(const char *params)
-{
-	int fd = open(getenv("ASC_EVENT_KO"), O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
 
 static int module_load_ids(int ids)
 {

@@ -38,8 +38,6 @@
 #include <getopt.h>
 #include <sys/sysmacros.h>
 
-#define MODULE_NAME	"asc_event"
-#define MODULE_SYSFS	"/sys/module/" MODULE_NAME
 #define PARAM_PATH	MODULE_SYSFS "/parameters/event_ids"
 #define REFCNT_PATH	MODULE_SYSFS "/refcnt"
 #define EV		ASC_HARD_EVENT_MTE2_MTE1
@@ -68,28 +66,6 @@ static const struct {
 		return -1;						\
 	}								\
 } while (0)
-
-static bool module_loaded(void)
-{
-	return access(MODULE_SYSFS, F_OK) == 0;
-}
-
-static int module_unload(void)
-{
-	return syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) ? -errno : 0;
-}
-
-/* finit_module() of $ASC_EVENT_KO with @params: 0 or -errno. */
-static int module_load(const char *params)
-{
-	int fd = open(getenv("ASC_EVENT_KO"), O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
 
 /* A small decimal number from a sysfs file, or -errno. */
 static int read_sysfs_int(const char *path)

@@ -577,4 +577,31 @@ static inline int asc_event_ids(struct __test_metadata *_metadata, int fd)
 			close(self->fd);				\
 	}
 
+/* The module under test, as the module loader names it. */
+#define MODULE_NAME	"asc_event"
+#define MODULE_SYSFS	"/sys/module/" MODULE_NAME
+
+static inline bool module_loaded(void)
+{
+	return access(MODULE_SYSFS, F_OK) == 0;
+}
+
+/* delete_module() without waiting: 0 or -errno (-EWOULDBLOCK while in use). */
+static inline int module_unload(void)
+{
+	return syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) ? -errno : 0;
+}
+
+/* finit_module() of $ASC_EVENT_KO with @params: 0 or -errno. */
+static inline int module_load(const char *params)
+{
+	int fd = open(getenv("ASC_EVENT_KO"), O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 #endif /* ASC_EVENT_TEST_H */
