@@ -31,7 +31,8 @@
  *   must fail (ENOMEM) on exactly the slab faults on which open() of
  *   /dev/null fails, at the same points, plus later ones: those are the
  *   driver's kzalloc() (the driver's open runs last in open());
- * - the page site: with every slab cache left out, a page allocation whose
+ * - the page site: with slab allocations left out (failslab's cache-filter
+ *   on, and no cache flagged for it), a page allocation whose
  *   failure makes open() of the device fail, while open() of /dev/null
  *   never fails on one, is the driver's get_zeroed_page() (a slab refill
  *   retries once at the minimum order, and KASAN and kmemleak go without,
@@ -56,7 +57,6 @@
  * site: how many faults were injected there and what they returned.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -271,7 +271,7 @@ static const char *why_unsupported(void)
  */
 static void setup_attrs(void)
 {
-	char path[PATH_MAX], val[32];
+	char path[PATH_MAX], val[32] = "";
 	int a;
 
 	for (a = 0; a < NR_ATTRS; a++) {
