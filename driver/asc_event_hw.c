@@ -48,3 +48,18 @@ unsigned int asc_hw_flags_clear_all(struct asc_hw_core *core)
 	}
 	return set;
 }
+
+/**
+ * asc_hw_flags_count() - count the flags of a core that are set.
+ * @core: register block.
+ *
+ * Return: how many flags are set.
+ */
+unsigned int asc_hw_flags_count(const struct asc_hw_core *core)
+{
+	unsigned int event, set = 0;
+
+	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++)
+		set += hweight64(READ_ONCE(core->flags[event]));
+	return set;
+}

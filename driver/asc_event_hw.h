@@ -71,5 +71,6 @@ static inline void asc_hw_flag_clear(struct asc_hw_core *core,
 }
 
 unsigned int asc_hw_flags_clear_all(struct asc_hw_core *core);
+unsigned int asc_hw_flags_count(const struct asc_hw_core *core);
 
 #endif /* _ASC_EVENT_HW_H */

@@ -6,7 +6,9 @@
  * own emulated register block (asc_event_hw.c); closing the file destroys
  * it.  This file is the uAPI side: the module parameter, the device node
  * and the ioctl handlers, each shaped copy_from_user -> validate -> call
- * into the TPipe -> copy_to_user.
+ * into the TPipe -> copy_to_user.  Every ioctl's result is counted
+ * (asc_event_stats.c); every open TPipe has a debugfs file
+ * (asc_event_debugfs.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -19,9 +21,12 @@
 #include <linux/uaccess.h>
 #include <linux/asc_event.h>
 
+#include "asc_event_debugfs.h"
+#include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
 
 static unsigned int event_ids = 8;
+static bool checked = true;
 
 static int event_ids_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -45,20 +50,31 @@ module_param_cb(event_ids, &event_ids_param_ops, &event_ids, 0644);
 MODULE_PARM_DESC(event_ids,
 		 "IDs per HardEvent of every TPipe, 1..64 (default 8; 4 emulates the older training chips)");
 
+module_param(checked, bool, 0644);
+MODULE_PARM_DESC(checked,
+		 "New TPipes start in checked mode: pipe roles, hand-written IDs, deadlock detection (default Y)");
+
 static int asc_event_open(struct inode *inode, struct file *file)
 {
 	struct asc_tpipe *tp;
 
-	tp = asc_tpipe_create(READ_ONCE(event_ids));
+	tp = asc_tpipe_create(READ_ONCE(event_ids), READ_ONCE(checked));
 	if (!tp)
 		return -ENOMEM;
+	asc_debugfs_add(tp);
+	asc_stat_add(ASC_STAT_TPIPES_OPEN, 1);
+	asc_stat_add(ASC_STAT_TPIPES_CREATED, 1);
 	file->private_data = tp;
 	return nonseekable_open(inode, file);
 }
 
 static int asc_event_release(struct inode *inode, struct file *file)
 {
-	asc_tpipe_destroy(file->private_data);
+	struct asc_tpipe *tp = file->private_data;
+
+	asc_debugfs_remove(tp);
+	asc_tpipe_destroy(tp);
+	asc_stat_add(ASC_STAT_TPIPES_OPEN, -1);
 	return 0;
 }
 
@@ -69,7 +85,7 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.nr_events = ASC_HARD_EVENT_COUNT,
 		.event_ids = tp->event_ids,
 		.pad = 0,
-		.features = 0,
+		.features = ASC_EVENT_FEATURE_CHECKED,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))
@@ -174,12 +190,46 @@ static int asc_ioc_reset(struct asc_tpipe *tp, struct asc_event_reset __user *ur
 	return 0;
 }
 
-static long asc_event_ioctl(struct file *file, unsigned int cmd,
-			    unsigned long parm)
+static int asc_ioc_bind_pipe(struct asc_tpipe *tp,
+			     const struct asc_event_bind __user *ubind)
 {
-	struct asc_tpipe *tp = file->private_data;
-	void __user *argp = (void __user *)parm;
+	struct asc_event_bind args;
 
+	if (copy_from_user(&args, ubind, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	return asc_tpipe_bind(tp, args.pipe);
+}
+
+static int asc_ioc_get_mode(struct asc_tpipe *tp, struct asc_event_mode __user *umode)
+{
+	struct asc_event_mode args = {
+		.mode = asc_tpipe_checked(tp) ? ASC_EVENT_MODE_CHECKED : 0,
+		.pad = 0,
+	};
+
+	if (copy_to_user(umode, &args, sizeof(args)))
+		return -EFAULT;
+	return 0;
+}
+
+static int asc_ioc_set_mode(struct asc_tpipe *tp,
+			    const struct asc_event_mode __user *umode)
+{
+	struct asc_event_mode args;
+
+	if (copy_from_user(&args, umode, sizeof(args)))
+		return -EFAULT;
+	if ((args.mode & ~ASC_EVENT_MODE_CHECKED) || args.pad)
+		return -EINVAL;
+	asc_tpipe_set_checked(tp, args.mode & ASC_EVENT_MODE_CHECKED);
+	return 0;
+}
+
+static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
+			       void __user *argp)
+{
 	switch (cmd) {
 	case ASC_EVENT_IOC_INFO:
 		return asc_ioc_info(tp, argp);
@@ -195,9 +245,25 @@ static long asc_event_ioctl(struct file *file, unsigned int cmd,
 		return asc_ioc_wait_flag(tp, argp);
 	case ASC_EVENT_IOC_RESET:
 		return asc_ioc_reset(tp, argp);
+	case ASC_EVENT_IOC_BIND_PIPE:
+		return asc_ioc_bind_pipe(tp, argp);
+	case ASC_EVENT_IOC_GET_MODE:
+		return asc_ioc_get_mode(tp, argp);
+	case ASC_EVENT_IOC_SET_MODE:
+		return asc_ioc_set_mode(tp, argp);
 	default:
 		return -ENOTTY;
 	}
+}
+
+static long asc_event_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long parm)
+{
+	long ret;
+
+	ret = asc_event_dispatch(file->private_data, cmd, (void __user *)parm);
+	asc_stats_account_ioctl(cmd, ret);
+	return ret;
 }
 
 static const struct file_operations asc_event_fops = {
@@ -208,14 +274,37 @@ static const struct file_operations asc_event_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 };
 
+static const struct attribute_group *asc_event_groups[] = {
+	&asc_stats_group,
+	NULL
+};
+
 static struct miscdevice asc_event_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "asc_event",
 	.fops = &asc_event_fops,
+	.groups = asc_event_groups,
 	.mode = 0600,
 };
 
-module_misc_device(asc_event_misc);
+static int __init asc_event_init(void)
+{
+	int ret;
+
+	asc_debugfs_init();
+	ret = misc_register(&asc_event_misc);
+	if (ret)
+		asc_debugfs_exit();
+	return ret;
+}
+module_init(asc_event_init);
+
+static void __exit asc_event_exit(void)
+{
+	misc_deregister(&asc_event_misc);
+	asc_debugfs_exit();
+}
+module_exit(asc_event_exit);
 
 MODULE_AUTHOR("asc-event developers");
 MODULE_DESCRIPTION("Emulated Ascend AI-core event flags (HardEvent set/wait)");

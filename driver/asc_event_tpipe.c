@@ -1,54 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * asc_event core logic: event-ID pools, flag set and wait, reset.
+ * asc_event core logic: event-ID pools, flag set and wait, pipe roles,
+ * checked mode, reset.
  *
- * Every operation validates its (event, id), takes the TPipe's spinlock,
- * changes the pool or the emulated flag registers, and drops the lock.  A
- * set that finds a task waiting for its flag hands the flag straight to the
- * oldest such waiter instead of raising it, so one set satisfies exactly one
- * wait however many tasks wait, and a woken waiter never has to race for the
+ * Every operation takes the TPipe's spinlock, validates its (event, id)
+ * and, in checked mode, the caller's pipe and the ID's provenance, changes
+ * the pool or the emulated flag registers, and drops the lock.  A set that
+ * finds a task waiting for its flag hands the flag straight to the oldest
+ * such waiter instead of raising it, so one set satisfies exactly one wait
+ * however many tasks wait, and a woken waiter never has to race for the
  * flag again.
  */
 
+#include <linux/atomic.h>
 #include <linux/bitops.h>
+#include <linux/cred.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
 #include <linux/nsproxy.h>
+#include <linux/pid.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/time_namespace.h>
 
 #include "asc_event_hw.h"
 #include "asc_event_tpipe.h"
+#include "asc_event_trace.h"
 
-enum asc_wait_state {
-	ASC_WAIT_PENDING,
-	ASC_WAIT_DONE,
-	ASC_WAIT_CANCELED,
-};
-
-/**
- * struct asc_waiter - one task blocked in asc_tpipe_wait_flag().
- * @node: entry in &asc_tpipe.waiters while @state is %ASC_WAIT_PENDING.
- * @task: the waiting task.
- * @event: HardEvent waited for.
- * @id: event ID waited for.
- * @state: enum asc_wait_state; written under &asc_tpipe.lock by whoever
- *	ends the wait (set or reset), read locklessly by the sleeping task.
- *
- * Lifetime: on the waiting task's stack.  Whoever ends the wait takes it
- * off the list and wakes the task while holding the lock; the task takes
- * the lock before it returns, so the waker never touches a dead frame.
- */
-struct asc_waiter {
-	struct list_head node;
-	struct task_struct *task;
-	u32 event;
-	u32 id;
-	int state;
-};
+static atomic_t asc_tpipe_serial = ATOMIC_INIT(0);
 
 static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 {
@@ -62,13 +45,50 @@ static int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id)
 	return 0;
 }
 
+/* The pipe slot the calling thread is bound to, or ASC_SLOT_NONE. */
+static int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
+{
+	struct pid *me = task_pid(current);
+	int slot;
+
+	lockdep_assert_held(&tp->lock);
+
+	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
+		if (tp->slots[slot].pid == me)
+			return slot;
+	}
+	return ASC_SLOT_NONE;
+}
+
+/*
+ * Checked mode: a bound caller must be the HardEvent's source pipe to set
+ * it and its destination pipe to wait for it, and the ID must be one the
+ * program got from the pool: allocated, or the last one fetched.
+ */
+static int asc_tpipe_check_use(const struct asc_tpipe *tp, int slot,
+			       u32 event, u32 id, bool set)
+{
+	const struct asc_hard_event_pipes *pipes = &asc_hard_event_pipes[event];
+
+	lockdep_assert_held(&tp->lock);
+
+	if (!tp->checked)
+		return 0;
+	if (slot != ASC_SLOT_NONE && slot != (set ? pipes->src : pipes->dst))
+		return -EPERM;
+	if (!(tp->pool[event] & BIT_ULL(id)) && tp->fetched[event] != (int)id)
+		return -ENOENT;
+	return 0;
+}
+
 /**
- * asc_tpipe_create() - create an empty TPipe.
+ * asc_tpipe_create() - create an empty TPipe owned by the calling task.
  * @event_ids: IDs per HardEvent, 1..%ASC_EVENT_IDS_MAX.
+ * @checked: start in checked mode.
  *
  * Return: the TPipe, or NULL when out of memory.
  */
-struct asc_tpipe *asc_tpipe_create(unsigned int event_ids)
+struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked)
 {
 	struct asc_tpipe *tp;
 
@@ -79,21 +99,41 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids)
 	spin_lock_init(&tp->lock);
 	INIT_LIST_HEAD(&tp->waiters);
 	tp->event_ids = event_ids;
+	tp->checked = checked;
+	memset(tp->fetched, -1, sizeof(tp->fetched));
+	tp->owner.tgid = task_tgid_nr(current);
+	tp->owner.uid = from_kuid_munged(&init_user_ns, current_uid());
+	get_task_comm(tp->owner.comm, current);
 	tp->hw = asc_hw_core_alloc();
 	if (!tp->hw) {
 		asc_tpipe_destroy(tp);
 		return NULL;
 	}
+	tp->serial = atomic_inc_return(&asc_tpipe_serial);
 	return tp;
 }
 
 /**
  * asc_tpipe_destroy() - free a TPipe and its register block.
  * @tp: TPipe, possibly half-built by asc_tpipe_create(), with no waiters.
+ *
+ * IDs still allocated and flags still set are reported as a leak.
  */
 void asc_tpipe_destroy(struct asc_tpipe *tp)
 {
+	struct asc_tpipe_leftovers left = {};
+	unsigned int event;
+	int slot;
+
 	WARN_ON(!list_empty(&tp->waiters));
+	if (tp->hw) {
+		for (event = 0; event < ASC_HARD_EVENT_COUNT; event++)
+			left.ids_held += hweight64(tp->pool[event]);
+		left.flags_pending = asc_hw_flags_count(tp->hw);
+		asc_tpipe_report_leak(tp, true, &left);
+	}
+	for (slot = 0; slot < ASC_NR_PIPES; slot++)
+		put_pid(tp->slots[slot].pid);
 	asc_hw_core_free(tp->hw);
 	kfree(tp);
 }
@@ -121,15 +161,16 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
  */
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id)
 {
-	int ret;
+	int ret = -EINVAL;
 
-	if (event >= ASC_HARD_EVENT_COUNT)
-		return -EINVAL;
-
+	*id = 0;
 	spin_lock(&tp->lock);
-	ret = asc_tpipe_lowest_free(tp, event, id);
+	if (event < ASC_HARD_EVENT_COUNT)
+		ret = asc_tpipe_lowest_free(tp, event, id);
 	if (!ret)
 		tp->pool[event] |= BIT_ULL(*id);
+	trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp), event,
+			      *id, ret);
 	spin_unlock(&tp->lock);
 	return ret;
 }
@@ -140,17 +181,23 @@ int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id)
  * @event: HardEvent.
  * @id: out: the lowest free ID.
  *
+ * The ID is remembered as the last fetched one of @event: checked mode
+ * lets sets and waits use it until the next fetch of @event or a reset.
+ *
  * Return: 0, -%EINVAL for a bad @event, -%ENOSPC when every ID is taken.
  */
 int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 *id)
 {
-	int ret;
+	int ret = -EINVAL;
 
-	if (event >= ASC_HARD_EVENT_COUNT)
-		return -EINVAL;
-
+	*id = 0;
 	spin_lock(&tp->lock);
-	ret = asc_tpipe_lowest_free(tp, event, id);
+	if (event < ASC_HARD_EVENT_COUNT)
+		ret = asc_tpipe_lowest_free(tp, event, id);
+	if (!ret)
+		tp->fetched[event] = *id;
+	trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp), event,
+			      *id, ret);
 	spin_unlock(&tp->lock);
 	return ret;
 }
@@ -168,15 +215,14 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 {
 	int ret;
 
-	ret = asc_tpipe_check(tp, event, id);
-	if (ret)
-		return ret;
-
 	spin_lock(&tp->lock);
-	if (tp->pool[event] & BIT_ULL(id))
-		tp->pool[event] &= ~BIT_ULL(id);
-	else
+	ret = asc_tpipe_check(tp, event, id);
+	if (!ret && !(tp->pool[event] & BIT_ULL(id)))
 		ret = -ENOENT;
+	if (!ret)
+		tp->pool[event] &= ~BIT_ULL(id);
+	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
+				id, ret);
 	spin_unlock(&tp->lock);
 	return ret;
 }
@@ -196,23 +242,28 @@ static void asc_waiter_end(struct asc_waiter *w, int state)
  *
  * The oldest task waiting for the flag, if any, consumes it at once.
  *
- * Return: 0, -%EINVAL for a bad @event or @id, -%EBUSY when the flag is
- * already set (undefined on the hardware; nothing is changed).
+ * Return: 0, -%EINVAL for a bad @event or @id, -%EPERM (checked mode) when
+ * the caller is bound to a pipe other than @event's source, -%ENOENT
+ * (checked mode) when @id is neither allocated nor the last one fetched,
+ * -%EBUSY when the flag is already set (undefined on the hardware; nothing
+ * is changed).
  */
 int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 {
 	struct asc_waiter *w;
-	int ret;
-
-	ret = asc_tpipe_check(tp, event, id);
-	if (ret)
-		return ret;
+	int slot, ret;
 
 	spin_lock(&tp->lock);
-	if (asc_hw_flag_test(tp->hw, event, id)) {
+	slot = asc_tpipe_caller_slot(tp);
+	ret = asc_tpipe_check(tp, event, id);
+	if (!ret)
+		ret = asc_tpipe_check_use(tp, slot, event, id, true);
+	if (!ret && asc_hw_flag_test(tp->hw, event, id))
 		ret = -EBUSY;
+	if (ret)
 		goto out;
-	}
+	if (slot == ASC_SLOT_NONE)
+		tp->unbound_set = true;
 	list_for_each_entry(w, &tp->waiters, node) {
 		if (w->event == event && w->id == id) {
 			asc_waiter_end(w, ASC_WAIT_DONE);
@@ -221,13 +272,15 @@ int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 	}
 	asc_hw_flag_set(tp->hw, event, id);
 out:
+	trace_asc_event_set(tp->serial, slot, event, id, ret);
 	spin_unlock(&tp->lock);
 	return ret;
 }
 
 /*
- * Sleep until the wait is ended by a set or a reset, the absolute
- * CLOCK_MONOTONIC @deadline passes (never if NULL), or a signal arrives.
+ * Sleep until the wait is ended by a set, a reset or the deadlock
+ * detector, the absolute CLOCK_MONOTONIC @deadline passes (never if NULL),
+ * or a signal arrives.
  */
 static int asc_waiter_sleep(struct asc_waiter *w, ktime_t *deadline)
 {
@@ -266,6 +319,48 @@ static ktime_t asc_deadline_to_host(u64 deadline)
 	return t - offset;
 }
 
+/* Fail every wait that the new forever wait of @slot leaves stuck. */
+static void asc_tpipe_end_deadlocked(struct asc_tpipe *tp, int slot)
+{
+	unsigned long doomed = asc_tpipe_find_deadlock(tp, slot);
+	int s;
+
+	for_each_set_bit(s, &doomed, ASC_NR_PIPES)
+		asc_waiter_end(tp->slots[s].wait, ASC_WAIT_DEADLOCK);
+}
+
+/* Block in @w until it ends; returns the wait's result. */
+static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
+			   ktime_t expires)
+{
+	int ret;
+
+	list_add_tail(&w->node, &tp->waiters);
+	if (w->slot != ASC_SLOT_NONE) {
+		tp->slots[w->slot].wait = w;
+		if (w->forever && tp->checked && !tp->unbound_set)
+			asc_tpipe_end_deadlocked(tp, w->slot);
+	}
+	spin_unlock(&tp->lock);
+
+	ret = asc_waiter_sleep(w, w->forever ? NULL : &expires);
+
+	spin_lock(&tp->lock);
+	if (w->slot != ASC_SLOT_NONE)
+		tp->slots[w->slot].wait = NULL;
+	switch (w->state) {
+	case ASC_WAIT_DONE:
+		return 0;
+	case ASC_WAIT_CANCELED:
+		return -ECANCELED;
+	case ASC_WAIT_DEADLOCK:
+		return -EDEADLK;
+	default:
+		list_del(&w->node);
+		return ret;
+	}
+}
+
 /**
  * asc_tpipe_wait_flag() - wait for the flag of (@event, @id) and consume it.
  * @tp: TPipe.
@@ -275,10 +370,13 @@ static ktime_t asc_deadline_to_host(u64 deadline)
  *	%ASC_EVENT_WAIT_FOREVER never expires; a past time does not sleep.
  *
  * A wait that has consumed its flag succeeds even if a signal is pending.
+ * In checked mode, a forever wait of a bound thread that closes a cycle of
+ * bound threads waiting forever on one another fails them all.
  *
  * Return: 0 when the flag was consumed, -%EINVAL for a bad @event or @id,
+ * -%EPERM or -%ENOENT as for asc_tpipe_set_flag() (destination pipe),
  * -%ETIMEDOUT at the deadline, -%ERESTARTSYS on a signal, -%ECANCELED when
- * a reset ended the wait.
+ * a reset ended the wait, -%EDEADLK when nothing can ever end it.
  */
 int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 {
@@ -286,45 +384,37 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 		.task = current,
 		.event = event,
 		.id = id,
+		.forever = deadline == ASC_EVENT_WAIT_FOREVER,
 		.state = ASC_WAIT_PENDING,
 	};
-	bool forever = deadline == ASC_EVENT_WAIT_FOREVER;
-	ktime_t expires = 0;
+	ktime_t expires = 0, start;
 	int ret;
 
-	ret = asc_tpipe_check(tp, event, id);
-	if (ret)
-		return ret;
-	if (!forever)
+	if (!w.forever)
 		expires = asc_deadline_to_host(deadline);
 
 	spin_lock(&tp->lock);
+	w.slot = asc_tpipe_caller_slot(tp);
+	ret = asc_tpipe_check(tp, event, id);
+	if (!ret)
+		ret = asc_tpipe_check_use(tp, w.slot, event, id, false);
+	if (ret) {
+		spin_unlock(&tp->lock);
+		return ret;
+	}
+
+	start = ktime_get();
+	trace_asc_event_wait_start(tp->serial, w.slot, event, id, w.forever);
 	if (asc_hw_flag_test(tp->hw, event, id)) {
 		asc_hw_flag_clear(tp->hw, event, id);
-		spin_unlock(&tp->lock);
-		return 0;
-	}
-	if (!forever && ktime_compare(expires, ktime_get()) <= 0) {
-		spin_unlock(&tp->lock);
-		return -ETIMEDOUT;
-	}
-	list_add_tail(&w.node, &tp->waiters);
-	spin_unlock(&tp->lock);
-
-	ret = asc_waiter_sleep(&w, forever ? NULL : &expires);
-
-	spin_lock(&tp->lock);
-	switch (w.state) {
-	case ASC_WAIT_DONE:
 		ret = 0;
-		break;
-	case ASC_WAIT_CANCELED:
-		ret = -ECANCELED;
-		break;
-	default:
-		list_del(&w.node);
-		break;
+	} else if (!w.forever && ktime_compare(expires, start) <= 0) {
+		ret = -ETIMEDOUT;
+	} else {
+		ret = asc_tpipe_block(tp, &w, expires);
 	}
+	trace_asc_event_wait_end(tp->serial, w.slot, event, id, ret,
+				 ktime_to_ns(ktime_sub(ktime_get(), start)));
 	spin_unlock(&tp->lock);
 	return ret;
 }
@@ -334,7 +424,9 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
  * @tp: TPipe.
  * @left: out: what was still allocated or set.
  *
- * Every task blocked in a wait on @tp returns -%ECANCELED.
+ * Every task blocked in a wait on @tp returns -%ECANCELED.  The last
+ * fetched IDs are forgotten; pipe bindings and the mode stay.  Leftovers
+ * are reported as a leak.
  */
 void asc_tpipe_reset(struct asc_tpipe *tp, struct asc_tpipe_leftovers *left)
 {
@@ -343,12 +435,102 @@ void asc_tpipe_reset(struct asc_tpipe *tp, struct asc_tpipe_leftovers *left)
 
 	spin_lock(&tp->lock);
 	left->ids_held = 0;
-	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++)
 		left->ids_held += hweight64(tp->pool[event]);
-		tp->pool[event] = 0;
-	}
-	left->flags_pending = asc_hw_flags_clear_all(tp->hw);
+	left->flags_pending = asc_hw_flags_count(tp->hw);
+	asc_tpipe_report_leak(tp, false, left);
+
+	memset(tp->pool, 0, sizeof(tp->pool));
+	memset(tp->fetched, -1, sizeof(tp->fetched));
+	asc_hw_flags_clear_all(tp->hw);
+	tp->unbound_set = false;
 	list_for_each_entry_safe(w, tmp, &tp->waiters, node)
 		asc_waiter_end(w, ASC_WAIT_CANCELED);
+	trace_asc_event_reset(tp->serial, left->ids_held, left->flags_pending);
+	spin_unlock(&tp->lock);
+}
+
+/* Whether the thread of a bound slot still runs (has not begun to exit). */
+static bool asc_pid_alive(struct pid *pid)
+{
+	struct task_struct *task;
+	bool alive;
+
+	rcu_read_lock();
+	task = pid_task(pid, PIDTYPE_PID);
+	alive = task && !(task->flags & PF_EXITING);
+	rcu_read_unlock();
+	return alive;
+}
+
+/**
+ * asc_tpipe_bind() - the calling thread stands for a pipe.
+ * @tp: TPipe.
+ * @pipe: ASC_PIPE_* value, or %ASC_PIPE_NONE to drop the binding.
+ *
+ * A thread stands for at most one pipe and a pipe has at most one thread:
+ * binding again moves the thread; a pipe whose thread has exited can be
+ * taken over.
+ *
+ * Return: 0, -%EINVAL when @pipe is not a pipe, -%EBUSY when another live
+ * thread stands for it.
+ */
+int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
+{
+	struct asc_pipe_slot *slot = NULL;
+	int old, new = ASC_SLOT_NONE;
+
+	if (pipe != ASC_PIPE_NONE) {
+		new = asc_slot_of_pipe(pipe);
+		if (new < 0)
+			return new;
+	}
+
+	spin_lock(&tp->lock);
+	old = asc_tpipe_caller_slot(tp);
+	if (new != ASC_SLOT_NONE && new != old) {
+		slot = &tp->slots[new];
+		if (slot->pid && asc_pid_alive(slot->pid)) {
+			spin_unlock(&tp->lock);
+			return -EBUSY;
+		}
+		put_pid(slot->pid);
+		slot->pid = get_task_pid(current, PIDTYPE_PID);
+	}
+	if (old != ASC_SLOT_NONE && new != old) {
+		put_pid(tp->slots[old].pid);
+		tp->slots[old].pid = NULL;
+	}
+	spin_unlock(&tp->lock);
+	return 0;
+}
+
+/**
+ * asc_tpipe_checked() - whether a TPipe is in checked mode.
+ * @tp: TPipe.
+ *
+ * Return: true in checked mode.
+ */
+bool asc_tpipe_checked(struct asc_tpipe *tp)
+{
+	bool checked;
+
+	spin_lock(&tp->lock);
+	checked = tp->checked;
+	spin_unlock(&tp->lock);
+	return checked;
+}
+
+/**
+ * asc_tpipe_set_checked() - turn checked mode on or off.
+ * @tp: TPipe.
+ * @checked: the new mode.
+ *
+ * Waits already blocked are not rechecked.
+ */
+void asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked)
+{
+	spin_lock(&tp->lock);
+	tp->checked = checked;
 	spin_unlock(&tp->lock);
 }

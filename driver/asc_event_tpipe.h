@@ -1,27 +1,97 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * asc_event core logic: one TPipe, i.e. the event-ID pool and the flag
- * waits of one kernel running on one emulated AI core.
+ * asc_event core logic: one TPipe, i.e. the event-ID pool, the flag waits
+ * and the pipe roles of one kernel running on one emulated AI core.
  */
 #ifndef _ASC_EVENT_TPIPE_H
 #define _ASC_EVENT_TPIPE_H
 
 #include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/asc_event.h>
 
+#include "asc_event_table.h"
+
 struct asc_hw_core;
+struct dentry;
+struct pid;
+
+enum asc_wait_state {
+	ASC_WAIT_PENDING,
+	ASC_WAIT_DONE,
+	ASC_WAIT_CANCELED,
+	ASC_WAIT_DEADLOCK,
+};
+
+/**
+ * struct asc_waiter - one task blocked in asc_tpipe_wait_flag().
+ * @node: entry in &asc_tpipe.waiters while @state is %ASC_WAIT_PENDING.
+ * @task: the waiting task.
+ * @event: HardEvent waited for.
+ * @id: event ID waited for.
+ * @slot: pipe slot the task is bound to, or %ASC_SLOT_NONE.
+ * @forever: no deadline: only a set, a reset or a signal ends the wait.
+ * @state: enum asc_wait_state; written under &asc_tpipe.lock by whoever
+ *	ends the wait (set, reset or deadlock detection), read locklessly by
+ *	the sleeping task.
+ *
+ * Lifetime: on the waiting task's stack.  Whoever ends the wait takes it
+ * off the list and wakes the task while holding the lock; the task takes
+ * the lock before it returns, so the waker never touches a dead frame.
+ */
+struct asc_waiter {
+	struct list_head node;
+	struct task_struct *task;
+	u32 event;
+	u32 id;
+	int slot;
+	bool forever;
+	int state;
+};
+
+/**
+ * struct asc_pipe_slot - the thread standing for one pipe of a TPipe.
+ * @pid: the bound thread (a counted reference), or NULL.
+ * @wait: the wait it is blocked in, or NULL while it runs.
+ */
+struct asc_pipe_slot {
+	struct pid *pid;
+	struct asc_waiter *wait;
+};
+
+/**
+ * struct asc_tpipe_owner - who opened a TPipe, for reports.
+ * @tgid: process ID (in the initial PID namespace).
+ * @uid: user ID (in the initial user namespace).
+ * @comm: the process's name at open().
+ */
+struct asc_tpipe_owner {
+	pid_t tgid;
+	uid_t uid;
+	char comm[TASK_COMM_LEN];
+};
 
 /**
  * struct asc_tpipe - one TPipe: what one open of /dev/asc_event owns.
- * @lock: protects @pool, @waiters and every waiter on it, and serializes
- *	all access to the flags in @hw.
+ * @lock: protects everything below that is not fixed at creation:
+ *	@checked, @unbound_set, @pool, @fetched, @slots, @waiters and every
+ *	waiter on it, and serializes all access to the flags in @hw.
+ * @serial: module-wide number of the TPipe (reports, debugfs, traces).
  * @event_ids: IDs per HardEvent, fixed at creation (module parameter).
+ * @checked: checked mode (%ASC_EVENT_MODE_CHECKED).
+ * @unbound_set: a thread bound to no pipe has set a flag since creation or
+ *	the last reset: deadlock detection cannot know who sets what.
+ * @owner: who opened it; fixed at creation.
  * @hw: the emulated flag registers of this TPipe's core.
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
+ * @fetched: per HardEvent, the ID the last fetch returned, or -1.
+ * @slots: the thread bound to each pipe and its current wait.
  * @waiters: struct asc_waiter of every task blocked in a wait, oldest
  *	first, so that a set hands its flag to the longest waiter.
+ * @debugfs: its debugfs file, or an error pointer.
  *
  * Lifetime: created by asc_tpipe_create() in open() and destroyed by
  * asc_tpipe_destroy() in release().  A task blocked in a wait holds a
@@ -29,11 +99,18 @@ struct asc_hw_core;
  * @waiters is non-empty.  No lock is shared with any other TPipe.
  */
 struct asc_tpipe {
-	spinlock_t lock;	/* protects @pool, @waiters, @hw flags */
+	spinlock_t lock;	/* see above */
+	unsigned int serial;
 	unsigned int event_ids;
+	bool checked;
+	bool unbound_set;
+	struct asc_tpipe_owner owner;
 	struct asc_hw_core *hw;
 	u64 pool[ASC_HARD_EVENT_COUNT];
+	s8 fetched[ASC_HARD_EVENT_COUNT];
+	struct asc_pipe_slot slots[ASC_NR_PIPES];
 	struct list_head waiters;
+	struct dentry *debugfs;
 };
 
 /**
@@ -46,7 +123,7 @@ struct asc_tpipe_leftovers {
 	unsigned int flags_pending;
 };
 
-struct asc_tpipe *asc_tpipe_create(unsigned int event_ids);
+struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked);
 void asc_tpipe_destroy(struct asc_tpipe *tp);
 
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id);
@@ -56,5 +133,14 @@ int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id);
 int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id,
 			u64 deadline);
 void asc_tpipe_reset(struct asc_tpipe *tp, struct asc_tpipe_leftovers *left);
+int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe);
+bool asc_tpipe_checked(struct asc_tpipe *tp);
+void asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked);
+
+/* asc_event_report.c */
+void asc_tpipe_report_leak(struct asc_tpipe *tp, bool at_close,
+			   const struct asc_tpipe_leftovers *left);
+unsigned long asc_tpipe_find_deadlock(struct asc_tpipe *tp, int slot);
+int asc_format_ids(char *buf, size_t size, const u64 *words);
 
 #endif /* _ASC_EVENT_TPIPE_H */

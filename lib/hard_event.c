@@ -12,14 +12,14 @@
  * Indexed by the enum constant, so with -Woverride-init (in -Wextra) no two
  * entries can share a slot, and none can fall outside the array.
  */
-#define ASC_HARD_EVENT(name, value)	[ASC_HARD_EVENT_##name] = #name,
+#define ASC_HARD_EVENT(name, value, src, dst)	[ASC_HARD_EVENT_##name] = #name,
 static const char *const asc_hard_event_names[ASC_HARD_EVENT_COUNT] = {
 #include <linux/asc_hard_event.h>
 };
 #undef ASC_HARD_EVENT
 
 /* The enum counts entries; the table states each value: they must agree. */
-#define ASC_HARD_EVENT(name, value)					\
+#define ASC_HARD_EVENT(name, value, src, dst)			\
 	_Static_assert(ASC_HARD_EVENT_##name == (value),		\
 		       "HardEvent " #name " is not number " #value);
 #include <linux/asc_hard_event.h>

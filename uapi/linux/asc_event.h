@@ -6,6 +6,8 @@
  * it owns a pool of event IDs per HardEvent and one flag bit per
  * (HardEvent, ID).  The ioctls below allocate, fetch and release IDs, set
  * and wait for flags, and reset the TPipe.  Closing the file destroys it.
+ * A thread may declare which hardware pipe it stands for; in checked mode
+ * (the default) the driver then refuses what the hardware would punish.
  *
  * See Documentation/uapi.rst for the full contract of every ioctl.
  */
@@ -27,11 +29,26 @@
  * ABI; the enum type itself never appears in a struct.
  */
 enum asc_hard_event {
-#define ASC_HARD_EVENT(name, value)	ASC_HARD_EVENT_##name,
+#define ASC_HARD_EVENT(name, value, src, dst)	ASC_HARD_EVENT_##name,
 #include <linux/asc_hard_event.h>
 #undef ASC_HARD_EVENT
 	ASC_HARD_EVENT_COUNT
 };
+
+/*
+ * Hardware pipes, in pyasc's PipeID numbering: what a thread stands for,
+ * see %ASC_EVENT_IOC_BIND_PIPE.  The gaps (6 is PIPE_ALL, 7..9 pipes of
+ * other chips) are not pipes a thread can bind to.
+ */
+#define ASC_PIPE_S	0	/* scalar */
+#define ASC_PIPE_V	1	/* vector */
+#define ASC_PIPE_M	2	/* cube (matrix) */
+#define ASC_PIPE_MTE1	3	/* data mover L1 -> L0A/L0B */
+#define ASC_PIPE_MTE2	4	/* data mover GM -> L1/UB */
+#define ASC_PIPE_MTE3	5	/* data mover UB -> GM */
+#define ASC_PIPE_FIX	10	/* fixpipe L0C -> GM/L1 */
+/* Not a pipe: drop the calling thread's binding. */
+#define ASC_PIPE_NONE	(-1)
 
 /** ASC_EVENT_IDS_MAX - the most IDs per HardEvent a device can have. */
 #define ASC_EVENT_IDS_MAX	64
@@ -46,7 +63,8 @@ enum asc_hard_event {
  * @event_ids: IDs per HardEvent on this TPipe (module parameter
  *	event_ids at the time of open(), 1..%ASC_EVENT_IDS_MAX).
  * @pad: written as zero.
- * @features: ASC_EVENT_FEATURE_* bits; none are defined by ABI version 1.
+ * @features: ASC_EVENT_FEATURE_* bits: what this driver offers beyond the
+ *	ioctls every ABI version 1 driver has.
  */
 struct asc_event_info {
 	__u32 abi_version;
@@ -55,6 +73,13 @@ struct asc_event_info {
 	__u32 pad;
 	__u64 features;
 };
+
+/*
+ * %ASC_EVENT_IOC_BIND_PIPE, %ASC_EVENT_IOC_GET_MODE and
+ * %ASC_EVENT_IOC_SET_MODE exist: pipe roles, checked mode, deadlock
+ * detection.
+ */
+#define ASC_EVENT_FEATURE_CHECKED	0x1ULL
 
 /**
  * struct asc_event_ref - one (HardEvent, ID), for alloc, fetch, release
@@ -103,6 +128,35 @@ struct asc_event_reset {
 	__u32 flags_pending;
 };
 
+/**
+ * struct asc_event_bind - arguments of %ASC_EVENT_IOC_BIND_PIPE.
+ * @pipe: ASC_PIPE_* the calling thread stands for on this TPipe, or
+ *	%ASC_PIPE_NONE to drop its binding.
+ * @flags: must be zero.
+ */
+struct asc_event_bind {
+	__s32 pipe;
+	__u32 flags;
+};
+
+/*
+ * ASC_EVENT_MODE_CHECKED - checked mode: sets and waits must come from the
+ * HardEvent's source and destination pipe (for bound threads) and use an
+ * allocated or fetched ID; waits that can never end fail with -EDEADLK.
+ */
+#define ASC_EVENT_MODE_CHECKED	0x1U
+
+/**
+ * struct asc_event_mode - arguments of %ASC_EVENT_IOC_GET_MODE and
+ * %ASC_EVENT_IOC_SET_MODE.
+ * @mode: ASC_EVENT_MODE_* bits; unknown bits are refused.
+ * @pad: must be zero (written as zero by GET_MODE).
+ */
+struct asc_event_mode {
+	__u32 mode;
+	__u32 pad;
+};
+
 #define ASC_EVENT_IOC_MAGIC	0xA5
 
 /* Report the ABI version and geometry of the device. */
@@ -119,5 +173,12 @@ struct asc_event_reset {
 #define ASC_EVENT_IOC_WAIT_FLAG	_IOW(ASC_EVENT_IOC_MAGIC, 0x45, struct asc_event_wait)
 /* Release every ID, clear every flag, cancel every wait (-ECANCELED). */
 #define ASC_EVENT_IOC_RESET	_IOWR(ASC_EVENT_IOC_MAGIC, 0x46, struct asc_event_reset)
+
+/* The calling thread stands for @pipe on this TPipe; -EBUSY if taken. */
+#define ASC_EVENT_IOC_BIND_PIPE	_IOW(ASC_EVENT_IOC_MAGIC, 0x47, struct asc_event_bind)
+/* Report the TPipe's mode (ASC_EVENT_MODE_*). */
+#define ASC_EVENT_IOC_GET_MODE	_IOR(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_mode)
+/* Change the TPipe's mode: e.g. checked mode off for code using quirks. */
+#define ASC_EVENT_IOC_SET_MODE	_IOW(ASC_EVENT_IOC_MAGIC, 0x49, struct asc_event_mode)
 
 #endif /* _UAPI_LINUX_ASC_EVENT_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc_event debugfs: one read-only file per open TPipe,
+ * /sys/kernel/debug/asc_event/tpipe-<serial>, showing its owner, mode,
+ * bound pipes, allocated and fetched IDs, set flags and current waiters.
+ *
+ * debugfs is for debugging: a file that cannot be created is not an error
+ * (the TPipe works without it), and debugfs_remove() waits for readers in
+ * progress before the TPipe they read is freed.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/pid.h>
+#include <linux/seq_file.h>
+
+#include "asc_event_debugfs.h"
+#include "asc_event_hw.h"
+#include "asc_event_tpipe.h"
+
+/* Longest line of IDs a file shows; longer ends in "...". */
+#define ASC_DEBUGFS_IDS_LEN	1024
+
+static struct dentry *asc_debugfs_dir;
+
+static void asc_debugfs_show_ids(struct seq_file *m, const char *name,
+				 const u64 *words, char *buf)
+{
+	asc_format_ids(buf, ASC_DEBUGFS_IDS_LEN, words);
+	seq_printf(m, "%s: %s\n", name, buf);
+}
+
+static void asc_debugfs_show_pipes(struct seq_file *m, struct asc_tpipe *tp)
+{
+	bool any = false;
+	int slot;
+
+	seq_puts(m, "pipes:");
+	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
+		if (!tp->slots[slot].pid)
+			continue;
+		seq_printf(m, " %s=%d", asc_slot_name(slot),
+			   pid_nr(tp->slots[slot].pid));
+		any = true;
+	}
+	seq_puts(m, any ? "\n" : " none\n");
+}
+
+static void asc_debugfs_show_fetched(struct seq_file *m, struct asc_tpipe *tp)
+{
+	unsigned int event;
+	bool any = false;
+
+	seq_puts(m, "fetched:");
+	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+		if (tp->fetched[event] < 0)
+			continue;
+		seq_printf(m, " %s:%d", asc_hard_event_name(event),
+			   tp->fetched[event]);
+		any = true;
+	}
+	seq_puts(m, any ? "\n" : " none\n");
+}
+
+static void asc_debugfs_show_waiters(struct seq_file *m, struct asc_tpipe *tp)
+{
+	struct asc_waiter *w;
+
+	seq_puts(m, "waiters:");
+	list_for_each_entry(w, &tp->waiters, node)
+		seq_printf(m, " %d/%s:%s:%u", task_pid_nr(w->task),
+			   asc_slot_name(w->slot),
+			   asc_hard_event_name(w->event), w->id);
+	seq_puts(m, list_empty(&tp->waiters) ? " none\n" : "\n");
+}
+
+static int asc_debugfs_show(struct seq_file *m, void *unused)
+{
+	struct asc_tpipe *tp = m->private;
+	char *buf;
+
+	buf = kmalloc(ASC_DEBUGFS_IDS_LEN, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	seq_printf(m, "tpipe: %u\n", tp->serial);
+	seq_printf(m, "owner: %s[%d] uid %u\n", tp->owner.comm,
+		   tp->owner.tgid, tp->owner.uid);
+	spin_lock(&tp->lock);
+	seq_printf(m, "mode: %s\n", tp->checked ? "checked" : "unchecked");
+	seq_printf(m, "event_ids: %u\n", tp->event_ids);
+	asc_debugfs_show_pipes(m, tp);
+	asc_debugfs_show_ids(m, "allocated", tp->pool, buf);
+	asc_debugfs_show_fetched(m, tp);
+	asc_debugfs_show_ids(m, "set", tp->hw->flags, buf);
+	asc_debugfs_show_waiters(m, tp);
+	spin_unlock(&tp->lock);
+	kfree(buf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(asc_debugfs);
+
+/**
+ * asc_debugfs_add() - create the debugfs file of a new TPipe.
+ * @tp: TPipe, not yet visible to userspace.
+ */
+void asc_debugfs_add(struct asc_tpipe *tp)
+{
+	char name[24];
+
+	snprintf(name, sizeof(name), "tpipe-%u", tp->serial);
+	tp->debugfs = debugfs_create_file(name, 0400, asc_debugfs_dir, tp,
+					  &asc_debugfs_fops);
+}
+
+/**
+ * asc_debugfs_remove() - remove the debugfs file of a TPipe.
+ * @tp: TPipe about to be destroyed.
+ *
+ * Returns once no reader is inside the file any more.
+ */
+void asc_debugfs_remove(struct asc_tpipe *tp)
+{
+	debugfs_remove(tp->debugfs);
+}
+
+/** asc_debugfs_init() - create /sys/kernel/debug/asc_event/. */
+void asc_debugfs_init(void)
+{
+	asc_debugfs_dir = debugfs_create_dir("asc_event", NULL);
+}
+
+/** asc_debugfs_exit() - remove /sys/kernel/debug/asc_event/. */
+void asc_debugfs_exit(void)
+{
+	debugfs_remove(asc_debugfs_dir);
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * asc_event module-wide counters, read in sysfs under
+ * /sys/class/misc/asc_event/stats/.
+ */
+#ifndef _ASC_EVENT_STATS_H
+#define _ASC_EVENT_STATS_H
+
+#include <linux/atomic.h>
+#include <linux/sysfs.h>
+
+/*
+ * One counter per file of the stats directory, in the order of the
+ * directory listing of the documentation.  Counters only grow, except
+ * %ASC_STAT_TPIPES_OPEN; none is reset while the module is loaded.
+ */
+enum asc_stat {
+	ASC_STAT_TPIPES_OPEN,
+	ASC_STAT_TPIPES_CREATED,
+	ASC_STAT_OPS,
+	ASC_STAT_ERR_INVALID,
+	ASC_STAT_ERR_NO_SPACE,
+	ASC_STAT_ERR_NOT_ALLOCATED,
+	ASC_STAT_ERR_DOUBLE_SET,
+	ASC_STAT_ERR_BUSY_PIPE,
+	ASC_STAT_ERR_WRONG_PIPE,
+	ASC_STAT_ERR_TIMEOUT,
+	ASC_STAT_ERR_CANCELED,
+	ASC_STAT_ERR_INTERRUPTED,
+	ASC_STAT_ERR_DEADLOCK,
+	ASC_STAT_ERR_FAULT,
+	ASC_STAT_ERR_UNKNOWN_IOCTL,
+	ASC_STAT_DEADLOCKS,
+	ASC_STAT_LEAK_REPORTS,
+	ASC_STAT_LEAKED_IDS,
+	ASC_STAT_LEAKED_FLAGS,
+	ASC_STAT_COUNT
+};
+
+extern atomic_long_t asc_stats[ASC_STAT_COUNT];
+extern const struct attribute_group asc_stats_group;
+
+/**
+ * asc_stat_add() - add to a counter.
+ * @stat: the counter.
+ * @n: how much; negative for %ASC_STAT_TPIPES_OPEN only.
+ */
+static inline void asc_stat_add(enum asc_stat stat, long n)
+{
+	atomic_long_add(n, &asc_stats[stat]);
+}
+
+void asc_stats_account_ioctl(unsigned int cmd, long ret);
+
+#endif /* _ASC_EVENT_STATS_H */

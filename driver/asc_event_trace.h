@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * asc_event tracepoints, trace system "asc_event": every operation on a
+ * TPipe with its result, waits from start to end, resets, leak and
+ * deadlock reports.  Each event prints key=value pairs; "tpipe" is the
+ * TPipe's serial (its debugfs file is tpipe-<serial>), "pipe" the pipe the
+ * calling thread is bound to, "-" when none.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM asc_event
+
+#if !defined(_ASC_EVENT_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _ASC_EVENT_TRACE_H
+
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "asc_event_table.h"
+
+#define ASC_TRACE_EVENT_LEN	12
+#define ASC_TRACE_PIPE_LEN	5
+
+/* Fill the entry's pipe and event names; only inside TP_fast_assign(). */
+#define ASC_TRACE_NAMES(_slot, _event)					\
+	do {								\
+		strscpy(__entry->pipe, asc_slot_name(_slot),		\
+			ASC_TRACE_PIPE_LEN);				\
+		strscpy(__entry->event, asc_hard_event_name(_event),	\
+			ASC_TRACE_EVENT_LEN);				\
+	} while (0)
+
+DECLARE_EVENT_CLASS(asc_event_op,
+		    TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id,
+			     int ret),
+		    TP_ARGS(tpipe, slot, event, id, ret),
+		    TP_STRUCT__entry(__field(unsigned int, tpipe)
+				     __field(u32, id)
+				     __field(int, ret)
+				     __array(char, pipe, ASC_TRACE_PIPE_LEN)
+				     __array(char, event, ASC_TRACE_EVENT_LEN)),
+		    TP_fast_assign(__entry->tpipe = tpipe;
+				   __entry->id = id;
+				   __entry->ret = ret;
+				   ASC_TRACE_NAMES(slot, event);),
+		    TP_printk("tpipe=%u pipe=%s event=%s id=%u ret=%d",
+			      __entry->tpipe, __entry->pipe, __entry->event,
+			      __entry->id, __entry->ret)
+);
+
+DEFINE_EVENT(asc_event_op, asc_event_alloc,
+	     TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id, int ret),
+	     TP_ARGS(tpipe, slot, event, id, ret));
+DEFINE_EVENT(asc_event_op, asc_event_fetch,
+	     TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id, int ret),
+	     TP_ARGS(tpipe, slot, event, id, ret));
+DEFINE_EVENT(asc_event_op, asc_event_release,
+	     TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id, int ret),
+	     TP_ARGS(tpipe, slot, event, id, ret));
+DEFINE_EVENT(asc_event_op, asc_event_set,
+	     TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id, int ret),
+	     TP_ARGS(tpipe, slot, event, id, ret));
+
+TRACE_EVENT(asc_event_wait_start,
+	    TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id,
+		     bool forever),
+	    TP_ARGS(tpipe, slot, event, id, forever),
+	    TP_STRUCT__entry(__field(unsigned int, tpipe)
+			     __field(u32, id)
+			     __field(bool, forever)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)
+			     __array(char, event, ASC_TRACE_EVENT_LEN)),
+	    TP_fast_assign(__entry->tpipe = tpipe;
+			   __entry->id = id;
+			   __entry->forever = forever;
+			   ASC_TRACE_NAMES(slot, event);),
+	    TP_printk("tpipe=%u pipe=%s event=%s id=%u forever=%d",
+		      __entry->tpipe, __entry->pipe, __entry->event,
+		      __entry->id, __entry->forever)
+);
+
+TRACE_EVENT(asc_event_wait_end,
+	    TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id, int ret,
+		     u64 waited_ns),
+	    TP_ARGS(tpipe, slot, event, id, ret, waited_ns),
+	    TP_STRUCT__entry(__field(u64, waited_ns)
+			     __field(unsigned int, tpipe)
+			     __field(u32, id)
+			     __field(int, ret)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)
+			     __array(char, event, ASC_TRACE_EVENT_LEN)),
+	    TP_fast_assign(__entry->waited_ns = waited_ns;
+			   __entry->tpipe = tpipe;
+			   __entry->id = id;
+			   __entry->ret = ret;
+			   ASC_TRACE_NAMES(slot, event);),
+	    TP_printk("tpipe=%u pipe=%s event=%s id=%u ret=%d waited_ns=%llu",
+		      __entry->tpipe, __entry->pipe, __entry->event,
+		      __entry->id, __entry->ret, __entry->waited_ns)
+);
+
+TRACE_EVENT(asc_event_reset,
+	    TP_PROTO(unsigned int tpipe, unsigned int ids_held,
+		     unsigned int flags_pending),
+	    TP_ARGS(tpipe, ids_held, flags_pending),
+	    TP_STRUCT__entry(__field(unsigned int, tpipe)
+			     __field(unsigned int, ids_held)
+			     __field(unsigned int, flags_pending)),
+	    TP_fast_assign(__entry->tpipe = tpipe;
+			   __entry->ids_held = ids_held;
+			   __entry->flags_pending = flags_pending;),
+	    TP_printk("tpipe=%u ids_held=%u flags_pending=%u",
+		      __entry->tpipe, __entry->ids_held, __entry->flags_pending)
+);
+
+TRACE_EVENT(asc_event_leak,
+	    TP_PROTO(unsigned int tpipe, bool at_close, unsigned int ids,
+		     unsigned int flags),
+	    TP_ARGS(tpipe, at_close, ids, flags),
+	    TP_STRUCT__entry(__field(unsigned int, tpipe)
+			     __field(bool, at_close)
+			     __field(unsigned int, ids)
+			     __field(unsigned int, flags)),
+	    TP_fast_assign(__entry->tpipe = tpipe;
+			   __entry->at_close = at_close;
+			   __entry->ids = ids;
+			   __entry->flags = flags;),
+	    TP_printk("tpipe=%u at=%s ids=%u flags=%u", __entry->tpipe,
+		      __entry->at_close ? "close" : "reset", __entry->ids,
+		      __entry->flags)
+);
+
+TRACE_EVENT(asc_event_deadlock,
+	    TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id),
+	    TP_ARGS(tpipe, slot, event, id),
+	    TP_STRUCT__entry(__field(unsigned int, tpipe)
+			     __field(u32, id)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)
+			     __array(char, event, ASC_TRACE_EVENT_LEN)),
+	    TP_fast_assign(__entry->tpipe = tpipe;
+			   __entry->id = id;
+			   ASC_TRACE_NAMES(slot, event);),
+	    TP_printk("tpipe=%u pipe=%s event=%s id=%u", __entry->tpipe,
+		      __entry->pipe, __entry->event, __entry->id)
+);
+
+#endif /* _ASC_EVENT_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE asc_event_trace
+#include <trace/define_trace.h>
