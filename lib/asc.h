@@ -14,7 +14,7 @@
  *   returns -1 (NULL for pointers) and sets errno, either to the code the
  *   driver returned or to EINVAL for an argument the library rejects itself
  *   (a NULL pipe, a HardEvent outside 0..ASC_HARD_EVENT_COUNT - 1, a
- *   negative event ID).
+ *   negative event ID, a pipe ID that is not one of the seven pipes).
  * - Every function may be called from several threads on the same pipe at
  *   once.  A pipe never changes after asc_pipe_open(); each call is one
  *   ioctl on the shared file descriptor, and the driver makes each of them
@@ -23,6 +23,9 @@
  * - HardEvents are the ASC_HARD_EVENT_* constants of <linux/asc_event.h>,
  *   included below (ASC_HARD_EVENT_MTE2_MTE1 = 0 ... ASC_HARD_EVENT_FIX_FIX
  *   = 34, ASC_HARD_EVENT_COUNT = 35).
+ * - Pipe IDs are the ASC_PIPE_* constants of <linux/asc_event.h>, in
+ *   pyasc's PipeID numbering: ASC_PIPE_S = 0, V = 1, M = 2, MTE1 = 3,
+ *   MTE2 = 4, MTE3 = 5, FIX = 10.  6..9 are not pipes.
  *
  * Link with `pkg-config --cflags --libs libasc`.  See
  * Documentation/libasc.rst for the full description.
@@ -80,14 +83,91 @@ void asc_pipe_close(struct asc_pipe *pipe);
  * asc_pipe_reset() - return a TPipe to its initial state (TPipe.reset).
  * @pipe: the pipe.
  *
- * Releases every ID, clears every flag, and makes every call blocked in
- * asc_wait_flag() or asc_wait_flag_timeout() on this pipe fail with
- * ECANCELED.  The pipe stays open and usable.
+ * Releases every ID, clears every flag, forgets the ID of every
+ * asc_fetch_event_id(), and makes every call blocked in asc_wait_flag() or
+ * asc_wait_flag_timeout() on this pipe fail with ECANCELED.  The pipe
+ * stays open and usable; the bindings of asc_pipe_bind() stay.  The same
+ * as asc_pipe_reset_leftovers() with both counts NULL.
  *
  * Return: 0, or -1 with errno set (EINVAL for a NULL @pipe, or the
  * driver's code).
  */
 int asc_pipe_reset(struct asc_pipe *pipe);
+
+/**
+ * asc_pipe_reset_leftovers() - reset a TPipe and count what was left over.
+ * @pipe: the pipe.
+ * @ids_held: where to store how many IDs were still allocated, or NULL.
+ * @flags_pending: where to store how many flags were set and never waited
+ *	on, or NULL.
+ *
+ * As asc_pipe_reset(), and reports the two counts the driver returns: a
+ * correct kernel releases every ID it allocates and waits for every flag
+ * it sets, so both are 0 after one.  Nothing is stored on failure.
+ *
+ * Return: 0, or -1 with errno set (EINVAL for a NULL @pipe, or the
+ * driver's code).
+ */
+int asc_pipe_reset_leftovers(struct asc_pipe *pipe, unsigned int *ids_held,
+			     unsigned int *flags_pending);
+
+/**
+ * asc_pipe_bind() - declare the pipe the calling thread stands for.
+ * @pipe: the pipe.
+ * @pipe_id: an ASC_PIPE_* pipe, or ASC_PIPE_NONE to drop the binding.
+ *
+ * From now on the calling thread (the thread, not the process) is pipe
+ * @pipe_id of this TPipe.  In checked mode the driver then refuses an
+ * asc_set_flag() of a HardEvent whose source pipe is not @pipe_id and an
+ * asc_wait_flag() or asc_wait_flag_timeout() of one whose destination pipe
+ * is not @pipe_id (EPERM), and watches the thread for deadlocks (EDEADLK).
+ * Threads that never bind are not checked for their role.
+ *
+ * One thread per pipe per TPipe: binding a thread to a pipe it already
+ * has succeeds and changes nothing, binding it to another pipe moves it
+ * there, and a pipe whose thread has exited can be taken over.
+ * ASC_PIPE_NONE succeeds even for a thread that was not bound.  A binding
+ * survives asc_pipe_reset() and ends with asc_pipe_close().
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe or a @pipe_id
+ * that is neither a pipe nor ASC_PIPE_NONE; EBUSY when another live thread
+ * is bound to @pipe_id on this TPipe (nothing changes); ENOTTY when the
+ * driver predates pipe roles (ASC_EVENT_FEATURE_CHECKED).
+ */
+int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
+
+/**
+ * asc_pipe_set_checked() - turn checked mode of a TPipe on or off.
+ * @pipe: the pipe.
+ * @checked: nonzero for on, 0 for off.
+ *
+ * Checked mode is on by default for a new TPipe (the module parameter
+ * checked sets the default).  It makes the driver refuse what the hardware
+ * would punish: a set or wait from the wrong pipe (EPERM), a set or wait on
+ * an ID that is neither allocated nor the one the last
+ * asc_fetch_event_id() of its HardEvent returned (ENOENT), and a wait that
+ * can never end (EDEADLK).  Turn it off for code that relies on hardware
+ * quirks on purpose; the behaviour is then that of a driver without
+ * checked mode.  Double sets (EBUSY) and releases of a free ID (ENOENT) are
+ * errors either way.
+ *
+ * Writes the whole mode of the TPipe in one ioctl (checked mode is its
+ * only bit), for all the threads of the TPipe.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe; ENOTTY when
+ * the driver predates checked mode (ASC_EVENT_FEATURE_CHECKED).
+ */
+int asc_pipe_set_checked(struct asc_pipe *pipe, int checked);
+
+/**
+ * asc_pipe_checked() - whether checked mode of a TPipe is on.
+ * @pipe: the pipe.
+ *
+ * Return: 1 when checked mode is on, 0 when it is off, or -1 with errno
+ * set: EINVAL for a NULL @pipe; ENOTTY when the driver predates checked
+ * mode (ASC_EVENT_FEATURE_CHECKED).
+ */
+int asc_pipe_checked(struct asc_pipe *pipe);
 
 /**
  * asc_alloc_event_id() - allocate an event ID (TPipe.alloc_event_id).
@@ -139,12 +219,18 @@ int asc_release_event_id(struct asc_pipe *pipe, int id, int event);
  * @id: event ID, 0..asc_event_ids() - 1.
  *
  * Never blocks.  Wakes one caller waiting for this flag, if there is one;
- * otherwise the flag stays set until a wait consumes it.  The ID need not
- * be allocated.
+ * otherwise the flag stays set until a wait consumes it.  With checked mode
+ * off the ID need not be allocated; in checked mode (the default) it must
+ * be allocated or be the ID the last asc_fetch_event_id() of @event
+ * returned, and a thread bound with asc_pipe_bind() must be bound to the
+ * source pipe of @event (asc_hard_event_src_pipe()).
  *
- * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe, a bad @event or
- * an @id out of range; EBUSY when the flag is already set (undefined on the
- * hardware; nothing changes).
+ * Return: 0, or -1 with errno set, checked in this order: EINVAL for a NULL
+ * @pipe, a bad @event or an @id out of range; EPERM in checked mode when
+ * the calling thread is bound to another pipe than the source of @event;
+ * ENOENT in checked mode when @id is neither allocated nor fetched (a
+ * hand-written ID); EBUSY when the flag is already set (undefined on the
+ * hardware).  Nothing changes on failure.
  */
 int asc_set_flag(struct asc_pipe *pipe, int event, int id);
 
@@ -163,9 +249,31 @@ int asc_set_flag(struct asc_pipe *pipe, int event, int id);
  * library does not retry it, so the caller decides.  A wait that had
  * already consumed the flag when the signal came succeeds.
  *
+ * In checked mode (the default) the ID must be allocated or be the ID the
+ * last asc_fetch_event_id() of @event returned, and a thread bound with
+ * asc_pipe_bind() must be bound to the destination pipe of @event
+ * (asc_hard_event_dst_pipe()).
+ *
+ * Checked mode also detects deadlocks.  A bound thread waiting forever for
+ * @event waits for the thread bound to the source pipe of @event.  When a
+ * bound thread starts such a wait and these links, followed from it, come
+ * back to a pipe already on the way (a V thread waiting for V_V is the
+ * shortest case), nobody can ever set the flags: that wait and every other
+ * forever wait whose links lead into the cycle fail with EDEADLK instead
+ * of hanging, and the driver logs one report.  A chain that reaches an
+ * unbound pipe, or a thread that is running or waiting with a deadline,
+ * is no deadlock; and detection is off from the first successful
+ * asc_set_flag() of an unbound thread on the TPipe until the next
+ * asc_pipe_reset().
+ *
  * Return: 0 once the flag was consumed, or -1 with errno set: EINVAL for a
- * NULL @pipe, a bad @event or an @id out of range; EINTR; ECANCELED when
- * asc_pipe_reset() ran while waiting.
+ * NULL @pipe, a bad @event or an @id out of range; EPERM in checked mode
+ * when the calling thread is bound to another pipe than the destination of
+ * @event; ENOENT in checked mode when @id is neither allocated nor fetched
+ * (a hand-written ID); EINTR; ECANCELED when asc_pipe_reset() ran while
+ * waiting; EDEADLK in checked mode when the wait can never end.  EINVAL,
+ * EPERM and ENOENT are checked in this order, before waiting, and change
+ * nothing.
  */
 int asc_wait_flag(struct asc_pipe *pipe, int event, int id);
 
@@ -183,9 +291,14 @@ int asc_wait_flag(struct asc_pipe *pipe, int event, int id);
  * ioctl, so a wait restarted after a signal keeps its original deadline.
  * A deadline beyond the range of the clock waits forever.
  *
+ * Only a wait that waits forever (a negative @timeout_ns, or a deadline
+ * beyond the range of the clock) takes part in deadlock detection: a wait
+ * with a deadline ends by itself, so it never fails with EDEADLK and never
+ * makes another wait fail with it.
+ *
  * Return: 0 once the flag was consumed, or -1 with errno set as for
- * asc_wait_flag(), plus ETIMEDOUT when the flag was not set in time
- * (immediately, for a @timeout_ns of 0).
+ * asc_wait_flag() (EDEADLK only when waiting forever), plus ETIMEDOUT when
+ * the flag was not set in time (immediately, for a @timeout_ns of 0).
  */
 int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 			  int64_t timeout_ns);
@@ -221,6 +334,55 @@ const char *asc_hard_event_name(int event);
  * NULL or not a HardEvent name.
  */
 int asc_hard_event_from_name(const char *name);
+
+/**
+ * asc_hard_event_src_pipe() - the pipe that sets a HardEvent's flags.
+ * @event: HardEvent number.
+ *
+ * Every HardEvent is a direction SRC_DST, "pipe SRC finished, tell pipe
+ * DST": ASC_PIPE_MTE2 for ASC_HARD_EVENT_MTE2_V.  In checked mode only a
+ * thread bound to this pipe, or an unbound thread, may call asc_set_flag()
+ * on @event.  Needs no device.
+ *
+ * Return: the ASC_PIPE_* value, or -1 with errno EINVAL if @event is not
+ * below ASC_HARD_EVENT_COUNT (-1 is never a pipe).
+ */
+int asc_hard_event_src_pipe(int event);
+
+/**
+ * asc_hard_event_dst_pipe() - the pipe that waits for a HardEvent's flags.
+ * @event: HardEvent number.
+ *
+ * ASC_PIPE_V for ASC_HARD_EVENT_MTE2_V.  V_V and FIX_FIX are barriers
+ * within one pipe: their source and destination are the same.  In checked
+ * mode only a thread bound to this pipe, or an unbound thread, may wait
+ * for @event.  Needs no device.
+ *
+ * Return: the ASC_PIPE_* value, or -1 with errno EINVAL if @event is not
+ * below ASC_HARD_EVENT_COUNT (-1 is never a pipe).
+ */
+int asc_hard_event_dst_pipe(int event);
+
+/**
+ * asc_pipe_id_name() - name of a pipe.
+ * @pipe_id: an ASC_PIPE_* value.
+ *
+ * Return: the pyasc name of @pipe_id without prefix: "S", "V", "M",
+ * "MTE1", "MTE2", "MTE3" or "FIX", as a static string; or NULL with errno
+ * EINVAL if @pipe_id is not one of these seven pipes (ASC_PIPE_NONE and
+ * the gaps 6..9 included).
+ */
+const char *asc_pipe_id_name(int pipe_id);
+
+/**
+ * asc_pipe_id_from_name() - pipe ID of a name.
+ * @name: a name as returned by asc_pipe_id_name(), e.g. "MTE2"; the match
+ *	is exact and case-sensitive.
+ *
+ * Return: the ASC_PIPE_* value, or -1 with errno EINVAL if @name is NULL
+ * or not a pipe name ("NONE" is not one).
+ */
+int asc_pipe_id_from_name(const char *name);
 
 /**
  * asc_version_string() - version of the libasc package.

@@ -46,6 +46,13 @@ static inline int asc_einval(void)
 	return -1;
 }
 
+/*
+ * One of the seven ASC_PIPE_* pipes a thread can bind to; not
+ * ASC_PIPE_NONE, not the gaps of pyasc's PipeID numbering.  Defined in
+ * pipe_id.c, next to the table of pipe names it reads.
+ */
+bool asc_pipe_id_valid(int pipe_id);
+
 /* A HardEvent number the uAPI knows. */
 static inline bool asc_event_valid(int event)
 {

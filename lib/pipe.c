@@ -84,7 +84,9 @@ ASC_API void asc_pipe_close(struct asc_pipe *pipe)
 	errno = err;
 }
 
-ASC_API int asc_pipe_reset(struct asc_pipe *pipe)
+ASC_API int asc_pipe_reset_leftovers(struct asc_pipe *pipe,
+				     unsigned int *ids_held,
+				     unsigned int *flags_pending)
 {
 	struct asc_event_reset reset;
 
@@ -94,7 +96,16 @@ ASC_API int asc_pipe_reset(struct asc_pipe *pipe)
 	memset(&reset, 0, sizeof(reset));
 	if (ioctl(pipe->fd, ASC_EVENT_IOC_RESET, &reset) < 0)
 		return -1;
+	if (ids_held)
+		*ids_held = reset.ids_held;
+	if (flags_pending)
+		*flags_pending = reset.flags_pending;
 	return 0;
+}
+
+ASC_API int asc_pipe_reset(struct asc_pipe *pipe)
+{
+	return asc_pipe_reset_leftovers(pipe, NULL, NULL);
 }
 
 ASC_API int asc_event_ids(struct asc_pipe *pipe)

@@ -20,6 +20,34 @@ TEST(reset)
 	EXPECT_EINVAL(asc_pipe_reset(NULL));
 }
 
+TEST(reset_leftovers)
+{
+	unsigned int ids = 77, flags = 78;
+
+	EXPECT_EINVAL(asc_pipe_reset_leftovers(NULL, &ids, &flags));
+	EXPECT_EINVAL(asc_pipe_reset_leftovers(NULL, NULL, NULL));
+	EXPECT_EQ(77U, ids);
+	EXPECT_EQ(78U, flags);
+}
+
+TEST(bind)
+{
+	EXPECT_EINVAL(asc_pipe_bind(NULL, ASC_PIPE_V));
+	EXPECT_EINVAL(asc_pipe_bind(NULL, ASC_PIPE_NONE));
+	EXPECT_EINVAL(asc_pipe_bind(NULL, 6));
+}
+
+TEST(set_checked)
+{
+	EXPECT_EINVAL(asc_pipe_set_checked(NULL, 0));
+	EXPECT_EINVAL(asc_pipe_set_checked(NULL, 1));
+}
+
+TEST(checked)
+{
+	EXPECT_EINVAL(asc_pipe_checked(NULL));
+}
+
 TEST(alloc_event_id)
 {
 	EXPECT_EINVAL(asc_alloc_event_id(NULL, ASC_HARD_EVENT_MTE2_V));

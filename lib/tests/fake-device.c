@@ -8,6 +8,8 @@
  * path and flags it is given and opens /dev/null instead; an ioctl of the
  * asc_event type is recorded and answered as the test scripted it.  A test
  * that did not go through these functions fails: nothing is assumed.
+ * With old_driver set the fake is a driver from before pipe roles: it
+ * answers their ioctls with ENOTTY, as any driver does an unknown ioctl.
  */
 #undef _FORTIFY_SOURCE
 #define _GNU_SOURCE
@@ -39,6 +41,8 @@ static struct fake {
 	int fd;
 	struct asc_event_info info;
 	unsigned int reply_id;
+	bool old_driver;
+	__u32 mode;
 	int fail_errno;
 	int calls;
 	int foreign_fd_calls;
@@ -47,6 +51,8 @@ static struct fake {
 		struct asc_event_ref ref;
 		struct asc_event_wait wait;
 		struct asc_event_reset reset;
+		struct asc_event_bind bind;
+		struct asc_event_mode mode;
 		unsigned char bytes[64];
 	} arg;
 } fake;
@@ -108,6 +114,7 @@ static int fake_answer(unsigned long request, void *arg)
 {
 	struct asc_event_reset *reset = arg;
 	struct asc_event_wait *wait = arg;
+	struct asc_event_mode *mode = arg;
 	struct asc_event_ref *ref = arg;
 
 	switch (request) {
@@ -126,6 +133,19 @@ static int fake_answer(unsigned long request, void *arg)
 	case ASC_EVENT_IOC_RESET:
 		reset->ids_held = 3;
 		reset->flags_pending = 2;
+		return 0;
+	case ASC_EVENT_IOC_BIND_PIPE:
+		return fake.old_driver ? ENOTTY : 0;
+	case ASC_EVENT_IOC_GET_MODE:
+		if (fake.old_driver)
+			return ENOTTY;
+		mode->mode = fake.mode;
+		mode->pad = 0;
+		return 0;
+	case ASC_EVENT_IOC_SET_MODE:
+		if (fake.old_driver)
+			return ENOTTY;
+		fake.mode = mode->mode;
 		return 0;
 	}
 	return ENOTTY;
@@ -574,6 +594,183 @@ TEST_F(pipe, large_id_left_to_driver)
 	}
 }
 
+/* The numbers of the issue 4 ioctls are ABI: type, number, direction, size. */
+TEST(pipe_role_ioctl_numbers)
+{
+	EXPECT_EQ(8U, sizeof(struct asc_event_bind));
+	EXPECT_EQ(8U, sizeof(struct asc_event_mode));
+
+	EXPECT_EQ(0xA5U, _IOC_TYPE(ASC_EVENT_IOC_BIND_PIPE));
+	EXPECT_EQ(0x47U, _IOC_NR(ASC_EVENT_IOC_BIND_PIPE));
+	EXPECT_EQ((unsigned int)_IOC_WRITE, _IOC_DIR(ASC_EVENT_IOC_BIND_PIPE));
+	EXPECT_EQ(8U, _IOC_SIZE(ASC_EVENT_IOC_BIND_PIPE));
+
+	EXPECT_EQ(0xA5U, _IOC_TYPE(ASC_EVENT_IOC_GET_MODE));
+	EXPECT_EQ(0x48U, _IOC_NR(ASC_EVENT_IOC_GET_MODE));
+	EXPECT_EQ((unsigned int)_IOC_READ, _IOC_DIR(ASC_EVENT_IOC_GET_MODE));
+	EXPECT_EQ(8U, _IOC_SIZE(ASC_EVENT_IOC_GET_MODE));
+
+	EXPECT_EQ(0xA5U, _IOC_TYPE(ASC_EVENT_IOC_SET_MODE));
+	EXPECT_EQ(0x49U, _IOC_NR(ASC_EVENT_IOC_SET_MODE));
+	EXPECT_EQ((unsigned int)_IOC_WRITE, _IOC_DIR(ASC_EVENT_IOC_SET_MODE));
+	EXPECT_EQ(8U, _IOC_SIZE(ASC_EVENT_IOC_SET_MODE));
+}
+
+#define EXPECT_BIND(id) do {					\
+	EXPECT_EQ(1, fake.calls);				\
+	EXPECT_EQ(ASC_EVENT_IOC_BIND_PIPE, fake.request);	\
+	EXPECT_EQ((__s32)(id), fake.arg.bind.pipe);		\
+	EXPECT_EQ(0U, fake.arg.bind.flags);			\
+} while (0)
+
+TEST_F(pipe, bind_every_pipe)
+{
+	static const int ids[] = {
+		ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1, ASC_PIPE_MTE2,
+		ASC_PIPE_MTE3, ASC_PIPE_FIX, ASC_PIPE_NONE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		fake.calls = 0;
+		EXPECT_EQ(0, asc_pipe_bind(self->pipe, ids[i])) TH_LOG("%d", ids[i]);
+		EXPECT_BIND(ids[i]);
+	}
+}
+
+TEST_F(pipe, bind_non_pipe_rejected_by_library)
+{
+	static const int bad[] = { -2, 6, 7, 8, 9, 11, 64, INT_MIN, INT_MAX };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_REJECTED(asc_pipe_bind(self->pipe, bad[i]));
+}
+
+#define EXPECT_SET_MODE(m) do {					\
+	EXPECT_EQ(1, fake.calls);				\
+	EXPECT_EQ(ASC_EVENT_IOC_SET_MODE, fake.request);	\
+	EXPECT_EQ((__u32)(m), fake.arg.mode.mode);		\
+	EXPECT_EQ(0U, fake.arg.mode.pad);			\
+} while (0)
+
+/* One SET_MODE writing the whole mode word; never a GET_MODE first. */
+TEST_F(pipe, set_checked_writes_mode)
+{
+	static const int on[] = { 1, 2, -1, INT_MIN, INT_MAX };
+	unsigned int i;
+
+	EXPECT_EQ(0, asc_pipe_set_checked(self->pipe, 0));
+	EXPECT_SET_MODE(0);
+	for (i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		fake.calls = 0;
+		fake.mode = 0;
+		EXPECT_EQ(0, asc_pipe_set_checked(self->pipe, on[i]))
+			TH_LOG("%d", on[i]);
+		EXPECT_SET_MODE(ASC_EVENT_MODE_CHECKED);
+	}
+}
+
+TEST_F(pipe, checked_reads_mode)
+{
+	static const struct { __u32 mode; int checked; } cases[] = {
+		{ 0, 0 },
+		{ ASC_EVENT_MODE_CHECKED, 1 },
+		{ ASC_EVENT_MODE_CHECKED | 0x80000000U, 1 },
+		{ 0x2, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake.calls = 0;
+		fake.mode = cases[i].mode;
+		EXPECT_EQ(cases[i].checked, asc_pipe_checked(self->pipe))
+			TH_LOG("mode %#x", cases[i].mode);
+		EXPECT_EQ(1, fake.calls);
+		EXPECT_EQ(ASC_EVENT_IOC_GET_MODE, fake.request);
+	}
+}
+
+TEST_F(pipe, set_checked_then_checked)
+{
+	EXPECT_EQ(0, asc_pipe_set_checked(self->pipe, 0));
+	EXPECT_EQ(0, asc_pipe_checked(self->pipe));
+	EXPECT_EQ(0, asc_pipe_set_checked(self->pipe, 1));
+	EXPECT_EQ(1, asc_pipe_checked(self->pipe));
+	EXPECT_EQ(4, fake.calls);
+}
+
+TEST_F(pipe, reset_leftovers_reports_counts)
+{
+	unsigned int ids = 77, flags = 78;
+
+	EXPECT_EQ(0, asc_pipe_reset_leftovers(self->pipe, &ids, &flags));
+	EXPECT_EQ(1, fake.calls);
+	EXPECT_EQ(ASC_EVENT_IOC_RESET, fake.request);
+	EXPECT_EQ(0U, fake.arg.reset.flags);
+	EXPECT_EQ(0U, fake.arg.reset.pad);
+	EXPECT_EQ(3U, ids);
+	EXPECT_EQ(2U, flags);
+
+	ids = 77;
+	EXPECT_EQ(0, asc_pipe_reset_leftovers(self->pipe, &ids, NULL));
+	EXPECT_EQ(3U, ids);
+	flags = 78;
+	EXPECT_EQ(0, asc_pipe_reset_leftovers(self->pipe, NULL, &flags));
+	EXPECT_EQ(2U, flags);
+	EXPECT_EQ(0, asc_pipe_reset_leftovers(self->pipe, NULL, NULL));
+	EXPECT_EQ(4, fake.calls);
+}
+
+TEST_F(pipe, reset_leftovers_error_stores_nothing)
+{
+	unsigned int ids = 77, flags = 78;
+
+	EXPECT_DRIVER_ERROR(EIO, asc_pipe_reset_leftovers(self->pipe, &ids,
+							   &flags));
+	EXPECT_EQ(77U, ids);
+	EXPECT_EQ(78U, flags);
+}
+
+TEST_F(pipe, pipe_role_driver_errors_passed_through)
+{
+	struct asc_pipe *p = self->pipe;
+	int ev = ASC_HARD_EVENT_MTE2_V;
+
+	EXPECT_DRIVER_ERROR(EBUSY, asc_pipe_bind(p, ASC_PIPE_V));
+	EXPECT_DRIVER_ERROR(EINVAL, asc_pipe_bind(p, ASC_PIPE_NONE));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_bind(p, ASC_PIPE_MTE2));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_set_checked(p, 1));
+	EXPECT_DRIVER_ERROR(EINVAL, asc_pipe_set_checked(p, 0));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_checked(p));
+	EXPECT_DRIVER_ERROR(EFAULT, asc_pipe_checked(p));
+	EXPECT_DRIVER_ERROR(EPERM, asc_set_flag(p, ev, 0));
+	EXPECT_DRIVER_ERROR(ENOENT, asc_set_flag(p, ev, 0));
+	EXPECT_DRIVER_ERROR(EPERM, asc_wait_flag(p, ev, 0));
+	EXPECT_DRIVER_ERROR(ENOENT, asc_wait_flag(p, ev, 0));
+	EXPECT_DRIVER_ERROR(EDEADLK, asc_wait_flag(p, ev, 0));
+	EXPECT_DRIVER_ERROR(EDEADLK, asc_wait_flag_timeout(p, ev, 0, -1));
+	EXPECT_DRIVER_ERROR(EPERM, asc_wait_flag_timeout(p, ev, 0, 1000));
+	EXPECT_DRIVER_ERROR(ENOENT, asc_wait_flag_timeout(p, ev, 0, 0));
+}
+
+/* A driver from before pipe roles: ENOTTY, one ioctl, the rest works. */
+TEST_F(pipe, old_driver_answers_enotty)
+{
+	struct asc_pipe *p = self->pipe;
+
+	fake.old_driver = true;
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_bind(p, ASC_PIPE_V));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_bind(p, ASC_PIPE_NONE));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_set_checked(p, 0));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_checked(p));
+	fake.calls = 0;
+	EXPECT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_MTE2_V, 0));
+	EXPECT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_MTE2_V, 0));
+	EXPECT_EQ(0, asc_pipe_reset(p));
+	EXPECT_EQ(3, fake.calls);
+}
+
 TEST_F(pipe, close_closes_descriptor_and_keeps_errno)
 {
 	int fd = fake.fd;
@@ -599,7 +796,11 @@ TEST_F(pipe, every_call_uses_the_pipe_descriptor)
 	EXPECT_EQ(0, asc_wait_flag(p, ev, 0));
 	EXPECT_EQ(0, asc_wait_flag_timeout(p, ev, 0, 10));
 	EXPECT_EQ(0, asc_pipe_reset(p));
-	EXPECT_EQ(7, fake.calls);
+	EXPECT_EQ(0, asc_pipe_reset_leftovers(p, NULL, NULL));
+	EXPECT_EQ(0, asc_pipe_bind(p, ASC_PIPE_MTE1));
+	EXPECT_EQ(0, asc_pipe_set_checked(p, 1));
+	EXPECT_EQ(1, asc_pipe_checked(p));
+	EXPECT_EQ(11, fake.calls);
 	EXPECT_EQ(0, fake.foreign_fd_calls);
 }
 
