@@ -133,7 +133,10 @@ static int asc_ioc_fetch_id(struct asc_tpipe *tp, struct asc_event_ref __user *u
 	ret = asc_tpipe_fetch_id(tp, ref.event, &ref.id);
 	if (ret)
 		return ret;
-	return put_user(ref.id, &uref->id) ? -EFAULT : 0;
+	if (put_user(ref.id, &uref->id))
+		return -EFAULT;
+	asc_tpipe_note_fetch(tp, ref.event, ref.id);
+	return 0;
 }
 
 static int asc_ioc_release_id(struct asc_tpipe *tp,

@@ -181,9 +181,6 @@ int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id)
  * @event: HardEvent.
  * @id: out: the lowest free ID.
  *
- * The ID is remembered as the last fetched one of @event: checked mode
- * lets sets and waits use it until the next fetch of @event or a reset.
- *
  * Return: 0, -%EINVAL for a bad @event, -%ENOSPC when every ID is taken.
  */
 int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 *id)
@@ -194,12 +191,27 @@ int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 *id)
 	spin_lock(&tp->lock);
 	if (event < ASC_HARD_EVENT_COUNT)
 		ret = asc_tpipe_lowest_free(tp, event, id);
-	if (!ret)
-		tp->fetched[event] = *id;
 	trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp), event,
 			      *id, ret);
 	spin_unlock(&tp->lock);
 	return ret;
+}
+
+/**
+ * asc_tpipe_note_fetch() - remember the ID a fetch gave to userspace.
+ * @tp: TPipe.
+ * @event: HardEvent, already validated.
+ * @id: the ID asc_tpipe_fetch_id() returned and the caller received.
+ *
+ * Checked mode lets sets and waits use the last fetched ID of @event until
+ * the next fetch of @event or a reset.  A fetch whose result never reached
+ * userspace is not remembered.
+ */
+void asc_tpipe_note_fetch(struct asc_tpipe *tp, u32 event, u32 id)
+{
+	spin_lock(&tp->lock);
+	tp->fetched[event] = id;
+	spin_unlock(&tp->lock);
 }
 
 /**

@@ -128,6 +128,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp);
 
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id);
 int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 *id);
+void asc_tpipe_note_fetch(struct asc_tpipe *tp, u32 event, u32 id);
 int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id);
 int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id);
 int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id,
