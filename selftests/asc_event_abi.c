@@ -7,6 +7,13 @@
  * pad is -EINVAL and changes nothing; a bad user pointer is -EFAULT; an
  * ioctl the driver does not know, or a known number with the wrong size or
  * direction, is -ENOTTY.  The device node is root's alone.
+ *
+ * The ioctls of checked mode obey the same discipline: BIND_PIPE takes one
+ * of the seven pipes or ASC_PIPE_NONE and flags 0, SET_MODE only the bits
+ * it knows and pad 0, anything else is -EINVAL and changes nothing;
+ * GET_MODE writes its whole struct.  INFO reports them as
+ * ASC_EVENT_FEATURE_CHECKED.  The TPipes here run in checked mode, the
+ * default, so every ID set or waited on is allocated or fetched first.
  */
 #include "asc_event_test.h"
 
@@ -25,6 +32,40 @@ _Static_assert(sizeof(struct asc_event_wait) == 24, "asc_event_wait size");
 _Static_assert(offsetof(struct asc_event_wait, event) == 8, "wait event offset");
 _Static_assert(sizeof(struct asc_event_reset) == 16, "asc_event_reset size");
 _Static_assert(ASC_HARD_EVENT_COUNT == 35 && ASC_HARD_EVENT_FIX_FIX == 34, "HardEvents");
+_Static_assert(sizeof(struct asc_event_bind) == 8, "asc_event_bind size");
+_Static_assert(offsetof(struct asc_event_bind, pipe) == 0, "bind pipe offset");
+_Static_assert(offsetof(struct asc_event_bind, flags) == 4, "bind flags offset");
+_Static_assert(sizeof(struct asc_event_mode) == 8, "asc_event_mode size");
+_Static_assert(offsetof(struct asc_event_mode, mode) == 0, "mode offset");
+_Static_assert(offsetof(struct asc_event_mode, pad) == 4, "mode pad offset");
+
+/* pyasc's PipeID numbering; -1 is no pipe. */
+_Static_assert(ASC_PIPE_S == 0 && ASC_PIPE_V == 1 && ASC_PIPE_M == 2 &&
+	       ASC_PIPE_MTE1 == 3 && ASC_PIPE_MTE2 == 4 && ASC_PIPE_MTE3 == 5 &&
+	       ASC_PIPE_FIX == 10 && ASC_PIPE_NONE == -1, "ASC_PIPE_* values");
+_Static_assert(ASC_EVENT_FEATURE_CHECKED == 1ULL, "ASC_EVENT_FEATURE_CHECKED");
+_Static_assert(ASC_EVENT_MODE_CHECKED == 1U, "ASC_EVENT_MODE_CHECKED");
+
+/* Every ioctl number: magic, number, direction and size. */
+#define ASC_IOC_IS(cmd, dir, nr, type)					\
+	_Static_assert(_IOC_TYPE(cmd) == 0xA5 && _IOC_NR(cmd) == (nr) &&	\
+		       _IOC_DIR(cmd) == (dir) && _IOC_SIZE(cmd) == sizeof(type), #cmd)
+ASC_IOC_IS(ASC_EVENT_IOC_INFO, _IOC_READ, 0x40, struct asc_event_info);
+ASC_IOC_IS(ASC_EVENT_IOC_ALLOC_ID, _IOC_READ | _IOC_WRITE, 0x41, struct asc_event_ref);
+ASC_IOC_IS(ASC_EVENT_IOC_FETCH_ID, _IOC_READ | _IOC_WRITE, 0x42, struct asc_event_ref);
+ASC_IOC_IS(ASC_EVENT_IOC_RELEASE_ID, _IOC_WRITE, 0x43, struct asc_event_ref);
+ASC_IOC_IS(ASC_EVENT_IOC_SET_FLAG, _IOC_WRITE, 0x44, struct asc_event_ref);
+ASC_IOC_IS(ASC_EVENT_IOC_WAIT_FLAG, _IOC_WRITE, 0x45, struct asc_event_wait);
+ASC_IOC_IS(ASC_EVENT_IOC_RESET, _IOC_READ | _IOC_WRITE, 0x46, struct asc_event_reset);
+ASC_IOC_IS(ASC_EVENT_IOC_BIND_PIPE, _IOC_WRITE, 0x47, struct asc_event_bind);
+ASC_IOC_IS(ASC_EVENT_IOC_GET_MODE, _IOC_READ, 0x48, struct asc_event_mode);
+ASC_IOC_IS(ASC_EVENT_IOC_SET_MODE, _IOC_WRITE, 0x49, struct asc_event_mode);
+
+/* The table's source and destination columns name pipes that exist. */
+#define ASC_HARD_EVENT(name, value, src, dst)				\
+	_Static_assert(ASC_PIPE_##src >= 0 && ASC_PIPE_##dst >= 0, #name " pipes");
+#include <linux/asc_hard_event.h>
+#undef ASC_HARD_EVENT
 
 ASC_FIXTURE(abi)
 
@@ -53,6 +94,35 @@ static void guard_unmap(struct guard *g)
 	munmap(g->ok, 2 * g->page);
 }
 
+/* SET_MODE with @mode and @pad: 0 or -errno. */
+static int set_mode(int fd, __u32 mode, __u32 pad)
+{
+	struct asc_event_mode m = { .mode = mode, .pad = pad };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_SET_MODE, &m);
+}
+
+/* GET_MODE: the mode, or -errno; the struct as written goes to @out too. */
+static int get_mode(int fd, struct asc_event_mode *out)
+{
+	struct asc_event_mode m;
+	int ret;
+
+	memset(&m, POISON, sizeof(m));
+	ret = asc_ioctl(fd, ASC_EVENT_IOC_GET_MODE, &m);
+	if (out)
+		*out = m;
+	return ret ? ret : (int)m.mode;
+}
+
+/* BIND_PIPE of the calling thread to @pipe: 0 or -errno. */
+static int bind_pipe(int fd, __s32 pipe, __u32 flags)
+{
+	struct asc_event_bind b = { .pipe = pipe, .flags = flags };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_BIND_PIPE, &b);
+}
+
 /* An address where nothing is mapped any more. */
 static void *unmapped_address(struct __test_metadata *_metadata)
 {
@@ -76,7 +146,7 @@ TEST_F(abi, info_contents)
 	ASSERT_LE(1U, info.event_ids);
 	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
 	ASSERT_EQ(0U, info.pad);
-	ASSERT_EQ(0ULL, info.features);
+	ASSERT_EQ((__u64)ASC_EVENT_FEATURE_CHECKED, info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -85,6 +155,7 @@ TEST_F(abi, info_fully_written)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_HARD_EVENT_COUNT,
 		.event_ids = self->ids,
+		.features = ASC_EVENT_FEATURE_CHECKED,
 	};
 
 	memset(&info, POISON, sizeof(info));
@@ -163,6 +234,7 @@ TEST_F(abi, reset_output_fully_written)
 	struct asc_event_reset reset;
 
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_M_V));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
 	memset(&reset, POISON, sizeof(reset));
@@ -186,7 +258,11 @@ TEST_F(abi, write_only_args_untouched)
 {
 	struct asc_event_ref ref, ref_copy;
 	struct asc_event_wait wait, wait_copy;
+	struct asc_event_bind bind, bind_copy;
+	struct asc_event_mode mode, mode_copy;
 
+	/* Fetched as well, so the set and wait after the release are legal. */
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ref = (struct asc_event_ref){ .event = EV, .id = 0 };
 	ref_copy = ref;
@@ -200,6 +276,22 @@ TEST_F(abi, write_only_args_untouched)
 	ASSERT_EQ(0, memcmp(&wait, &wait_copy, sizeof(wait)));
 	ASSERT_EQ(-ETIMEDOUT, asc_ioctl(self->fd, ASC_EVENT_IOC_WAIT_FLAG, &wait));
 	ASSERT_EQ(0, memcmp(&wait, &wait_copy, sizeof(wait)));
+	bind = (struct asc_event_bind){ .pipe = ASC_PIPE_MTE3 };
+	bind_copy = bind;
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE, &bind));
+	ASSERT_EQ(0, memcmp(&bind, &bind_copy, sizeof(bind)));
+	bind.flags = 1;
+	bind_copy = bind;
+	ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE, &bind));
+	ASSERT_EQ(0, memcmp(&bind, &bind_copy, sizeof(bind)));
+	mode = (struct asc_event_mode){ .mode = ASC_EVENT_MODE_CHECKED };
+	mode_copy = mode;
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE, &mode));
+	ASSERT_EQ(0, memcmp(&mode, &mode_copy, sizeof(mode)));
+	mode.pad = 1;
+	mode_copy = mode;
+	ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE, &mode));
+	ASSERT_EQ(0, memcmp(&mode, &mode_copy, sizeof(mode)));
 }
 
 TEST_F(abi, reset_reserved_fields)
@@ -249,6 +341,14 @@ TEST_F(abi, unknown_number_enotty)
 		_IOWR(ASC_EVENT_IOC_MAGIC, 0x3f, struct asc_event_ref),
 		_IOWR(ASC_EVENT_IOC_MAGIC, 0x47, struct asc_event_ref),
 		_IOW(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_wait),
+		/* the first numbers after the last ioctl */
+		_IO(ASC_EVENT_IOC_MAGIC, 0x4a),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x4a, struct asc_event_mode),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x4a, struct asc_event_bind),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x4a, struct asc_event_ref),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x4b, struct asc_event_mode),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x4c, struct asc_event_info),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x50, struct asc_event_wait),
 		_IOR(ASC_EVENT_IOC_MAGIC, 0xff, struct asc_event_info),
 		_IOWR('N', 0x41, struct asc_event_ref),
 		_IOWR(0xA4, 0x41, struct asc_event_ref),
@@ -292,10 +392,33 @@ TEST_F(abi, wrong_size_or_direction_enotty)
 		_IOW(ASC_EVENT_IOC_MAGIC, 0x46, struct asc_event_reset),
 		_IOR(ASC_EVENT_IOC_MAGIC, 0x46, struct asc_event_reset),
 		_IOWR(ASC_EVENT_IOC_MAGIC, 0x46, __u64),
+		/* 8-byte structs: no other 8-byte type may stand in for them */
+		_IO(ASC_EVENT_IOC_MAGIC, 0x47),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x47, struct asc_event_bind),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x47, struct asc_event_bind),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x47, __u32),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x47, struct asc_event_ref),
+		_IO(ASC_EVENT_IOC_MAGIC, 0x48),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_mode),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_mode),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x48, __u32),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_reset),
+		_IO(ASC_EVENT_IOC_MAGIC, 0x49),
+		_IOR(ASC_EVENT_IOC_MAGIC, 0x49, struct asc_event_mode),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x49, struct asc_event_mode),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x49, __u32),
+		_IOW(ASC_EVENT_IOC_MAGIC, 0x49, struct asc_event_info),
 	};
 	char buf[64], zero[64];
 	unsigned int i;
 
+	/*
+	 * Checked mode on, and (0, 0) fetched: a wrongly accepted SET_MODE
+	 * (mode 0), BIND_PIPE (pipe 0, S) or SET_FLAG of (0, 0) would show
+	 * below.
+	 */
+	ASSERT_EQ(0, set_mode(self->fd, ASC_EVENT_MODE_CHECKED, 0));
+	ASSERT_EQ(0, asc_fetch(self->fd, 0));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	memset(zero, 0, sizeof(zero));
@@ -307,6 +430,9 @@ TEST_F(abi, wrong_size_or_direction_enotty)
 	}
 	ASSERT_EQ(-ENOENT, asc_release(self->fd, 0, 0));
 	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, 0, 0, 0));
+	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, get_mode(self->fd, NULL));
+	/* Bound to S, this thread would get EPERM for V_MTE2 before EBUSY. */
+	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, 0));
 	ASSERT_RESET(self->fd, 1, 1);
 }
 
@@ -341,6 +467,175 @@ TEST_F(abi, unprivileged_open_denied)
 		_exit(errno == EACCES ? 0 : 12);
 	}
 	ASSERT_EQ(0, asc_child_wait(pid, 5000)) TH_LOG("nobody could open the device");
+}
+
+/*
+ * A new TPipe starts in the mode the module parameter "checked" names
+ * (Y unless the module was loaded otherwise), and GET_MODE writes the
+ * whole struct: the mode and a zero pad.
+ */
+TEST_F(abi, mode_starts_as_the_parameter)
+{
+	struct asc_event_mode m, want = { .mode = ASC_EVENT_MODE_CHECKED };
+	FILE *f = fopen(MODULE_SYSFS "/parameters/checked", "re");
+	char c = 'Y';
+
+	if (f) {
+		ASSERT_EQ(1, fscanf(f, " %c", &c));
+		fclose(f);
+		ASSERT_TRUE(c == 'Y' || c == 'N') TH_LOG("checked=%c", c);
+		if (c == 'N')
+			want.mode = 0;
+	}
+	ASSERT_EQ((int)want.mode, get_mode(self->fd, &m)) TH_LOG("checked=%c", c);
+	ASSERT_EQ(0, memcmp(&want, &m, sizeof(m))) TH_LOG("pad %#x", m.pad);
+}
+
+TEST_F(abi, mode_round_trip)
+{
+	static const __u32 modes[] = {
+		0, ASC_EVENT_MODE_CHECKED, ASC_EVENT_MODE_CHECKED, 0, 0, ASC_EVENT_MODE_CHECKED,
+	};
+	struct asc_event_mode m;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		ASSERT_EQ(0, set_mode(self->fd, modes[i], 0)) TH_LOG("mode %#x", modes[i]);
+		ASSERT_EQ((int)modes[i], get_mode(self->fd, &m));
+		ASSERT_EQ(0U, m.pad);
+	}
+}
+
+/* SET_MODE refuses unknown mode bits and a non-zero pad, changing nothing. */
+TEST_F(abi, set_mode_reserved_fields)
+{
+	static const __u32 bad[][2] = {
+		{ 2, 0 }, { 4, 0 }, { 0x80000000U, 0 }, { ~0U, 0 },
+		{ ASC_EVENT_MODE_CHECKED | 2, 0 }, { ~ASC_EVENT_MODE_CHECKED, 0 },
+		{ 0, 1 }, { 0, 0x80000000U }, { 0, ~0U },
+		{ ASC_EVENT_MODE_CHECKED, 1 }, { ASC_EVENT_MODE_CHECKED, ~0U },
+	};
+	static const __u32 start[] = { ASC_EVENT_MODE_CHECKED, 0 };
+	unsigned int s, i;
+
+	for (s = 0; s < ARRAY_SIZE(start); s++) {
+		ASSERT_EQ(0, set_mode(self->fd, start[s], 0));
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			ASSERT_EQ(-EINVAL, set_mode(self->fd, bad[i][0], bad[i][1])) {
+				TH_LOG("mode %#x pad %#x", bad[i][0], bad[i][1]);
+			}
+			ASSERT_EQ((int)start[s], get_mode(self->fd, NULL)) {
+				TH_LOG("mode %#x pad %#x changed the mode", bad[i][0], bad[i][1]);
+			}
+		}
+	}
+}
+
+TEST_F(abi, mode_bad_pointer)
+{
+	struct guard g;
+
+	guard_map(_metadata, &g);
+	ASSERT_EQ(0, set_mode(self->fd, ASC_EVENT_MODE_CHECKED, 0));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_GET_MODE, NULL));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_GET_MODE, g.none));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_GET_MODE, g.none - 4));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_GET_MODE,
+				     unmapped_address(_metadata)));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE, NULL));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE, g.none));
+	/* mode 0, readable; the pad is not: nothing changes. */
+	memset(g.none - 4, 0, 4);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE, g.none - 4));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE,
+				     unmapped_address(_metadata)));
+	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, get_mode(self->fd, NULL));
+	/* GET_MODE writes back: a read-only argument is a fault. */
+	memset(g.ok, POISON, g.page);
+	ASSERT_EQ(0, mprotect(g.ok, g.page, PROT_READ));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_GET_MODE, g.ok));
+	ASSERT_EQ(POISON, (unsigned char)g.ok[0]);
+	guard_unmap(&g);
+}
+
+/*
+ * BIND_PIPE takes the seven pipes and ASC_PIPE_NONE with flags 0; anything
+ * else is -EINVAL and binds nothing.  The calling thread stays unbound
+ * through the refusals, which a set of M_V (source M, destination V)
+ * shows: bound to another pipe than M, it would be -EPERM in checked mode.
+ */
+TEST_F(abi, bind_reserved_fields)
+{
+	static const __s32 bad_pipe[] = {
+		6, 7, 8, 9, 11, 12, 16, 31, 32, 64, 255, -2, -11, INT32_MIN, INT32_MAX,
+	};
+	static const __u32 bad_flags[] = { 1, 2, 0x100, 0x80000000U, ~0U };
+	static const __s32 pipes[] = {
+		ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1, ASC_PIPE_MTE2,
+		ASC_PIPE_MTE3, ASC_PIPE_FIX, ASC_PIPE_NONE,
+	};
+	const int ev = ASC_HARD_EVENT_M_V;
+	unsigned int i, j;
+
+	ASSERT_EQ(0, set_mode(self->fd, ASC_EVENT_MODE_CHECKED, 0));
+	ASSERT_EQ(0, asc_alloc(self->fd, ev));
+	for (i = 0; i < ARRAY_SIZE(bad_pipe); i++) {
+		ASSERT_EQ(-EINVAL, bind_pipe(self->fd, bad_pipe[i], 0)) TH_LOG("pipe %d", bad_pipe[i]);
+		ASSERT_EQ(0, asc_set(self->fd, ev, 0)) TH_LOG("after pipe %d", bad_pipe[i]);
+		ASSERT_EQ(0, asc_wait(self->fd, ev, 0, 0)) TH_LOG("after pipe %d", bad_pipe[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_flags); i++) {
+		for (j = 0; j < ARRAY_SIZE(pipes); j++) {
+			ASSERT_EQ(-EINVAL, bind_pipe(self->fd, pipes[j], bad_flags[i])) {
+				TH_LOG("pipe %d flags %#x", pipes[j], bad_flags[i]);
+			}
+		}
+		ASSERT_EQ(0, asc_set(self->fd, ev, 0)) TH_LOG("after flags %#x", bad_flags[i]);
+		ASSERT_EQ(0, asc_wait(self->fd, ev, 0, 0)) TH_LOG("after flags %#x", bad_flags[i]);
+	}
+	/* Every pipe binds, rebinding moves, NONE unbinds, twice too. */
+	for (j = 0; j < ARRAY_SIZE(pipes); j++) {
+		bool source = pipes[j] == ASC_PIPE_M || pipes[j] == ASC_PIPE_NONE;
+
+		ASSERT_EQ(0, bind_pipe(self->fd, pipes[j], 0)) TH_LOG("pipe %d", pipes[j]);
+		ASSERT_EQ(0, bind_pipe(self->fd, pipes[j], 0)) TH_LOG("pipe %d again", pipes[j]);
+		ASSERT_EQ(source ? 0 : -EPERM, asc_set(self->fd, ev, 0)) {
+			TH_LOG("bound to pipe %d", pipes[j]);
+		}
+		if (source) {
+			ASSERT_EQ(0, bind_pipe(self->fd, ASC_PIPE_NONE, 0));
+			ASSERT_EQ(0, asc_wait(self->fd, ev, 0, 0));
+		}
+	}
+	ASSERT_RESET(self->fd, 1, 0);
+}
+
+TEST_F(abi, bind_bad_pointer)
+{
+	struct asc_event_bind b = { .pipe = ASC_PIPE_V };
+	struct guard g;
+
+	guard_map(_metadata, &g);
+	ASSERT_EQ(0, set_mode(self->fd, ASC_EVENT_MODE_CHECKED, 0));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_M_V));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE, NULL));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE, g.none));
+	/* pipe V readable, flags not: no binding. */
+	memcpy(g.none - 4, &b, 4);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE, g.none - 4));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE,
+				     unmapped_address(_metadata)));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
+	/* Nothing is written back: a read-only argument is fine. */
+	memcpy(g.ok, &b, sizeof(b));
+	ASSERT_EQ(0, mprotect(g.ok, g.page, PROT_READ));
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_BIND_PIPE, g.ok));
+	/* Bound to V now: not M_V's source (EPERM before EBUSY), its destination. */
+	ASSERT_EQ(-EPERM, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_M_V, 0, 0));
+	ASSERT_EQ(0, bind_pipe(self->fd, ASC_PIPE_NONE, 0));
+	ASSERT_RESET(self->fd, 1, 0);
+	guard_unmap(&g);
 }
 
 /*
@@ -431,6 +726,8 @@ static void op_check_unchanged(struct __test_metadata *_metadata, int fd,
 			       const FIXTURE_VARIANT(op) *v)
 {
 	ASSERT_RESET(fd, 1, 1);
+	/* The reset forgot every ID: fetch the one set and waited on. */
+	ASSERT_EQ(0, asc_fetch(fd, EV));
 	switch (v->kind) {
 	case OP_ALLOC:
 	case OP_FETCH:

@@ -23,7 +23,11 @@
  * patterns.  The kernel must write each output field with its exact value
  * (so no stale or uninitialised byte survives, padding included), never
  * write outside the struct, and write nothing at all when the ioctl fails
- * or only takes input, on every way a wait can end.
+ * or only takes input, on every way a wait can end (the deadlock detector's
+ * -EDEADLK included).
+ *
+ * The TPipes run in checked mode, the default: every ID set or waited on
+ * is allocated or fetched first.
  */
 #include "asc_event_test.h"
 
@@ -668,6 +672,7 @@ TEST_F(poison, info)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_HARD_EVENT_COUNT,
 		.event_ids = self->ids,
+		.features = ASC_EVENT_FEATURE_CHECKED,
 	};
 	unsigned int r;
 
@@ -740,15 +745,19 @@ TEST_F(poison, reset)
 	int n, i;
 
 	for (r = 0; r < POISON_ROUNDS; r++) {
-		/* n IDs held and n + 1 flags set (n = 0 included), n varying. */
+		/*
+		 * n IDs held and n + 1 flags set (n = 0 included), n varying:
+		 * a flag on each ID held and one on a fetched ID of V_V.
+		 */
 		n = (int)(r % (unsigned int)(self->ids + 1));
 		for (i = 0; i < n; i++) {
 			ASSERT_EQ(i, asc_alloc(self->fd, EV));
 		}
-		for (i = 0; i <= n; i++) {
-			ASSERT_EQ(0, asc_set(self->fd, i % ASC_NR_EVENTS,
-					     i / ASC_NR_EVENTS % self->ids));
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, asc_set(self->fd, EV, i));
 		}
+		ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
+		ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_V_V, 0));
 		want = (struct asc_event_reset){ .ids_held = n, .flags_pending = n + 1 };
 		poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_RESET, &in, sizeof(in),
 			       out_off, out_len, 0, &want);
@@ -799,6 +808,8 @@ TEST_F(poison, input_only_ioctls)
 	unsigned int r, i;
 
 	for (r = 0; r < POISON_ROUNDS; r++) {
+		/* Fetched too, so the set and wait after the release are legal. */
+		ASSERT_EQ(0, asc_fetch(self->fd, EV));
 		ASSERT_EQ(0, asc_alloc(self->fd, EV));
 		for (i = 0; i < ARRAY_SIZE(step); i++) {
 			poisoned_ioctl(_metadata, self->fd, step[i].cmd, step[i].arg,
@@ -813,19 +824,26 @@ TEST_F(poison, input_only_ioctls)
  * @w: the thread and its result (w.deadline, w.event, w.id unused).
  * @a: the argument, laid out by arena_prep().
  * @arg: where in @a the struct is.
+ * @pipe: ASC_PIPE_* the thread binds to before it waits, or
+ *	%ASC_PIPE_NONE to stay unbound.
  */
 struct arena_waiter {
 	struct asc_waiter w;
 	struct arena a;
 	void *arg;
+	int pipe;
 };
 
 static void *arena_waiter_fn(void *p)
 {
 	struct arena_waiter *aw = p;
+	struct asc_event_bind bind = { .pipe = aw->pipe };
 
 	atomic_store(&aw->w.tid, asc_gettid());
-	aw->w.ret = asc_ioctl(aw->w.fd, ASC_EVENT_IOC_WAIT_FLAG, aw->arg);
+	if (aw->pipe != ASC_PIPE_NONE)
+		aw->w.ret = asc_ioctl(aw->w.fd, ASC_EVENT_IOC_BIND_PIPE, &bind);
+	if (!aw->w.ret)
+		aw->w.ret = asc_ioctl(aw->w.fd, ASC_EVENT_IOC_WAIT_FLAG, aw->arg);
 	atomic_store(&aw->w.done, 1);
 	return NULL;
 }
@@ -848,9 +866,11 @@ static void sleeping_wait(struct __test_metadata *_metadata, int fd, enum wake_b
 	struct asc_event_wait in = { .event = EV, .id = 0 };
 	struct arena_waiter aw;
 
+	ASSERT_EQ(0, asc_fetch(fd, EV));
 	memset(&aw, 0, sizeof(aw));
 	in.deadline = how == WAKE_TIMEOUT ? asc_deadline_ms(500) : ASC_EVENT_WAIT_FOREVER;
 	aw.w.fd = fd;
+	aw.pipe = ASC_PIPE_NONE;
 	aw.arg = arena_prep(&aw.a, pat, 3, &in, sizeof(in), 0, 0);
 	ASSERT_EQ(0, pthread_create(&aw.w.thread, NULL, arena_waiter_fn, &aw));
 	ASSERT_TRUE(asc_waiter_blocked(&aw.w, 2000));
@@ -887,6 +907,98 @@ TEST_F_TIMEOUT(poison, sleeping_waits, 30)
 		sleeping_wait(_metadata, self->fd, WAKE_TIMEOUT, patterns[p], -ETIMEDOUT);
 	}
 	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * Two bound pipes waiting forever on each other: V for MTE2_V (set by
+ * MTE2), then MTE2 for V_MTE2 (set by V).  The second wait closes the
+ * cycle; the detector ends both with EDEADLK, the first one asleep, and
+ * neither argument is written.
+ */
+TEST_F_TIMEOUT(poison, deadlocked_waits, 10)
+{
+	struct asc_event_mode checked = { .mode = ASC_EVENT_MODE_CHECKED };
+	const struct {
+		int pipe;
+		int event;
+	} side[2] = {
+		{ ASC_PIPE_V, ASC_HARD_EVENT_MTE2_V },
+		{ ASC_PIPE_MTE2, ASC_HARD_EVENT_V_MTE2 },
+	};
+	struct asc_event_wait in[2];
+	struct arena_waiter aw[2];
+	int i;
+
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_SET_MODE, &checked));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, asc_alloc(self->fd, side[i].event));
+		in[i] = (struct asc_event_wait){
+			.deadline = ASC_EVENT_WAIT_FOREVER, .event = side[i].event, .id = 0,
+		};
+		memset(&aw[i], 0, sizeof(aw[i]));
+		aw[i].w.fd = self->fd;
+		aw[i].pipe = side[i].pipe;
+		aw[i].arg = arena_prep(&aw[i].a, patterns[i], 1 + 2 * i, &in[i], sizeof(in[i]),
+				       0, 0);
+	}
+	ASSERT_EQ(0, pthread_create(&aw[0].w.thread, NULL, arena_waiter_fn, &aw[0]));
+	ASSERT_TRUE(asc_waiter_blocked(&aw[0].w, 2000)) TH_LOG("V's wait returned %d", aw[0].w.ret);
+	ASSERT_EQ(0, pthread_create(&aw[1].w.thread, NULL, arena_waiter_fn, &aw[1]));
+	for (i = 0; i < 2; i++) {
+		if (asc_waiter_join(&aw[i].w, 3000)) {
+			/* Not detected: end the waits before failing. */
+			asc_reset(self->fd, NULL);
+			ASSERT_EQ(0, asc_waiter_join(&aw[i].w, 3000));
+		}
+		EXPECT_EQ(-EDEADLK, aw[i].w.ret) TH_LOG("pipe %d", side[i].pipe);
+		EXPECT_EQ(-1, arena_wrong_byte(&aw[i].a, &in[i])) TH_LOG("pipe %d", side[i].pipe);
+	}
+	ASSERT_RESET(self->fd, 2, 0);
+}
+
+/*
+ * GET_MODE writes its whole struct (mode and a zero pad); SET_MODE and
+ * BIND_PIPE only read theirs, whether they succeed or refuse.
+ */
+TEST_F(poison, mode_and_bind)
+{
+	const struct asc_event_mode mode[2] = { { .mode = ASC_EVENT_MODE_CHECKED }, { .mode = 0 } };
+	const struct asc_event_mode bad_mode[] = {
+		{ .mode = 2 }, { .mode = ~0U }, { .mode = ASC_EVENT_MODE_CHECKED, .pad = 1 },
+		{ .mode = 0, .pad = 0x80000000U },
+	};
+	const struct asc_event_bind bind[] = {
+		{ .pipe = ASC_PIPE_V }, { .pipe = ASC_PIPE_FIX }, { .pipe = ASC_PIPE_NONE },
+	};
+	const struct asc_event_bind bad_bind[] = {
+		{ .pipe = 6 }, { .pipe = -2 }, { .pipe = ASC_PIPE_V, .flags = 1 },
+	};
+	const struct asc_event_mode zero = { 0 };
+	const size_t msz = sizeof(struct asc_event_mode), bsz = sizeof(struct asc_event_bind);
+	unsigned int r, i;
+
+	for (r = 0; r < POISON_ROUNDS; r++) {
+		const struct asc_event_mode *m = &mode[r & 1];
+
+		poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_SET_MODE, m, msz, 0, 0, 0, NULL);
+		poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_GET_MODE, &zero, msz, 0, msz,
+			       0, m);
+		for (i = 0; i < ARRAY_SIZE(bad_mode); i++) {
+			poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_SET_MODE, &bad_mode[i],
+				       msz, 0, 0, -EINVAL, NULL);
+		}
+		/* The refused ones changed nothing. */
+		poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_GET_MODE, &zero, msz, 0, msz,
+			       0, m);
+		for (i = 0; i < ARRAY_SIZE(bind); i++) {
+			poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_BIND_PIPE, &bind[i],
+				       bsz, 0, 0, 0, NULL);
+		}
+		for (i = 0; i < ARRAY_SIZE(bad_bind); i++) {
+			poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_BIND_PIPE, &bad_bind[i],
+				       bsz, 0, 0, -EINVAL, NULL);
+		}
+	}
 }
 
 TEST_HARNESS_MAIN

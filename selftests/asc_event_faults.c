@@ -10,8 +10,10 @@
  * skips (exit 4).
  *
  * The driver allocates in open() only: kzalloc() of the TPipe (slab) and
- * get_zeroed_page() of its register block (page allocator); its ioctls
- * allocate nothing and only copy from and to user memory.  Faults are
+ * get_zeroed_page() of its register block (page allocator), then its
+ * debugfs file, whose allocations may fail without failing the open (the
+ * fault is absorbed); its ioctls allocate nothing and only copy from and to
+ * user memory.  Faults are
  * injected with /proc/thread-self/fail-nth: writing N makes the N-th fault
  * injection point the task passes fail, whichever fault attribute it
  * belongs to (failslab, fail_page_alloc, fail_usercopy), exactly once.  A
@@ -51,6 +53,13 @@
  * must still work: a fresh open allocates, sets, waits and resets.  Leaks
  * are the business of the kmemleak scan that tools/asc-vm runs on the debug
  * kernel after the command.
+ *
+ * The TPipe the ioctl sweeps use, and the ones the close() sweep tears
+ * down, run with checked mode off (ASC_EVENT_IOC_SET_MODE with mode 0):
+ * their set-ups set and wait on IDs that were never allocated, which
+ * checked mode would refuse as hand-written.  The check that a fresh open
+ * works keeps the default, checked mode, and uses allocated IDs only.
+ * BIND_PIPE, GET_MODE and SET_MODE are swept like the other ioctls.
  *
  * Fault attributes are set with verbose=0 (a stack dump in the kernel log
  * fails the run) and restored on exit.  Output is TAP, with a line per
@@ -329,6 +338,8 @@ struct call {
 		struct asc_event_wait wait;
 		struct asc_event_reset reset;
 		struct asc_event_info info;
+		struct asc_event_bind bind;
+		struct asc_event_mode mode;
 	} u;
 };
 
@@ -481,6 +492,32 @@ static int ref_ioctl(int fd, unsigned long cmd, uint32_t event, uint32_t id, uin
 	return err;
 }
 
+/* SET_MODE: 0 or an errno. */
+static int set_mode(int fd, uint32_t mode)
+{
+	struct asc_event_mode m = { .mode = mode };
+
+	return xioctl(fd, ASC_EVENT_IOC_SET_MODE, &m);
+}
+
+/* GET_MODE: 0 or an errno; the mode to *@mode. */
+static int get_mode(int fd, uint32_t *mode)
+{
+	struct asc_event_mode m = { .mode = ~0U, .pad = ~0U };
+	int err = xioctl(fd, ASC_EVENT_IOC_GET_MODE, &m);
+
+	*mode = err || m.pad ? ~0U : m.mode;
+	return err;
+}
+
+/* BIND_PIPE of the calling thread: 0 or an errno. */
+static int bind_pipe(int fd, int32_t pipe)
+{
+	struct asc_event_bind b = { .pipe = pipe };
+
+	return xioctl(fd, ASC_EVENT_IOC_BIND_PIPE, &b);
+}
+
 static int wait0(int fd, uint32_t event, uint32_t id)
 {
 	struct asc_event_wait w = { .deadline = 0, .event = event, .id = id };
@@ -584,6 +621,7 @@ static int prepare_close(struct call *c, char *why, size_t len)
 
 	c->fd = open(dev_path, O_RDWR | O_CLOEXEC);
 	FAIL_IF(c->fd < 0, "open: %s", strerror(errno));
+	FAIL_IF(set_mode(c->fd, 0), "SET_MODE 0: %s", strerror(errno));
 	/* something to clean up */
 	FAIL_IF(ref_ioctl(c->fd, ASC_EVENT_IOC_ALLOC_ID, EV, 0, &id) ||
 		ref_ioctl(c->fd, ASC_EVENT_IOC_SET_FLAG, EV, 1, NULL),
@@ -814,6 +852,83 @@ static int check_reset(struct call *c, const struct trial *t, char *why, size_t 
 	return 0;
 }
 
+/* Prepared: unchecked mode.  GET_MODE reports it, fault or not. */
+static int run_get_mode(struct call *c)
+{
+	memset(&c->u.mode, 0xa5, sizeof(c->u.mode));
+	return xioctl(c->fd, ASC_EVENT_IOC_GET_MODE, &c->u.mode);
+}
+
+static int check_get_mode(struct call *c, const struct trial *t, char *why, size_t len)
+{
+	uint32_t mode;
+	int err = get_mode(c->fd, &mode);
+
+	FAIL_IF(t->attr == A_NONE && t->err, "GET_MODE failed without a fault");
+	FAIL_IF(!t->err && (c->u.mode.mode || c->u.mode.pad), "GET_MODE reported %u/%u, not 0/0",
+		c->u.mode.mode, c->u.mode.pad);
+	FAIL_IF(err || mode, "after GET_MODE the mode is %#x (%s)", mode, strerror(err));
+	return 0;
+}
+
+static int prepare_unchecked(struct call *c, char *why, size_t len)
+{
+	FAIL_IF(set_mode(c->fd, 0), "SET_MODE 0: %s", strerror(errno));
+	return 0;
+}
+
+static int run_set_mode(struct call *c)
+{
+	c->u.mode = (struct asc_event_mode){ .mode = ASC_EVENT_MODE_CHECKED };
+	return xioctl(c->fd, ASC_EVENT_IOC_SET_MODE, &c->u.mode);
+}
+
+/* Prepared: unchecked.  Success turns checked mode on; EFAULT does not. */
+static int check_set_mode(struct call *c, const struct trial *t, char *why, size_t len)
+{
+	uint32_t mode;
+	int err = get_mode(c->fd, &mode);
+
+	FAIL_IF(t->attr == A_NONE && t->err, "SET_MODE failed without a fault");
+	FAIL_IF(err || mode != (t->err ? 0 : ASC_EVENT_MODE_CHECKED),
+		"after SET_MODE (%s) the mode is %#x", t->err ? "failed" : "done", mode);
+	return prepare_unchecked(c, why, len);
+}
+
+/* Prepared: ID 0 of EV taken, the thread unbound, unchecked. */
+static int prepare_bind(struct call *c, char *why, size_t len)
+{
+	if (prepare_one_id(c, why, len))
+		return -1;
+	FAIL_IF(bind_pipe(c->fd, ASC_PIPE_NONE), "BIND_PIPE NONE: %s", strerror(errno));
+	return 0;
+}
+
+static int run_bind(struct call *c)
+{
+	c->u.bind = (struct asc_event_bind){ .pipe = ASC_PIPE_V };
+	return xioctl(c->fd, ASC_EVENT_IOC_BIND_PIPE, &c->u.bind);
+}
+
+/*
+ * Success binds the thread to V, a failure does not: in checked mode a set
+ * of EV (source M) is then EPERM, or goes through.
+ */
+static int check_bind(struct call *c, const struct trial *t, char *why, size_t len)
+{
+	int err_mode = set_mode(c->fd, ASC_EVENT_MODE_CHECKED);
+	int err = ref_ioctl(c->fd, ASC_EVENT_IOC_SET_FLAG, EV, 0, NULL);
+
+	FAIL_IF(bind_pipe(c->fd, ASC_PIPE_NONE), "BIND_PIPE NONE: %s", strerror(errno));
+	if (prepare_unchecked(c, why, len))
+		return -1;
+	FAIL_IF(t->attr == A_NONE && t->err, "BIND_PIPE failed without a fault");
+	FAIL_IF(err_mode, "SET_MODE: %s", strerror(err_mode));
+	FAIL_IF(err != (t->err ? 0 : EPERM), "after BIND_PIPE (%s) a set from the thread gave %s",
+		t->err ? "failed" : "done", strerror(err));
+	return 0;
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 static void tally_add(struct tally *to, const struct tally *from)
@@ -943,6 +1058,9 @@ int main(int argc, char **argv)
 		{ .name = "WAIT_FLAG", .prepare = prepare_one_flag, .run = run_wait, .check = check_wait },
 		{ .name = "WAIT_FLAG (sleeping)", .prepare = prepare_sleep, .run = run_wait_sleep, .check = check_wait_sleep },
 		{ .name = "RESET", .prepare = prepare_id_and_flag, .run = run_reset, .check = check_reset },
+		{ .name = "BIND_PIPE", .prepare = prepare_bind, .run = run_bind, .check = check_bind },
+		{ .name = "GET_MODE", .prepare = prepare_unchecked, .run = run_get_mode, .check = check_get_mode },
+		{ .name = "SET_MODE", .prepare = prepare_unchecked, .run = run_set_mode, .check = check_set_mode },
 	};
 	struct call open_all = { .name = "open(device)", .run = run_open,
 				 .check = check_open, .newfd = -1 };
@@ -987,6 +1105,8 @@ int main(int argc, char **argv)
 	nth_fd = open(FAIL_NTH, O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0)
 		ksft_exit_skip("%s: %s\n", FAIL_NTH, strerror(errno));
+	if (set_mode(fd, 0))
+		ksft_exit_fail_msg("SET_MODE 0: %s\n", strerror(errno));
 	ksft_set_plan(5);
 	atexit(knobs_restore);
 	setup_attrs();

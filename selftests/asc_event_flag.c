@@ -5,6 +5,11 @@
  * A set raises one bit per (HardEvent, ID); a wait consumes it; a second set
  * of a raised flag is -EBUSY and changes nothing; a past deadline tests and
  * consumes without sleeping; a future one times out on time.
+ *
+ * Most tests fetch ID 0 of EV first, as a program does before it sets and
+ * waits: checked mode (the default) refuses a hand-written ID.  The tests
+ * of the raw flag semantics on every (event, id), or on IDs nobody
+ * allocated, turn checked mode off for their TPipe and say so.
  */
 #include "asc_event_test.h"
 
@@ -20,6 +25,7 @@ ASC_FIXTURE(flag)
 
 TEST_F(flag, set_then_wait)
 {
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
 	ASSERT_RESET(self->fd, 0, 0);
@@ -27,6 +33,7 @@ TEST_F(flag, set_then_wait)
 
 TEST_F_TIMEOUT(flag, wait_consumes, 10)
 {
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, 0));
@@ -38,6 +45,7 @@ TEST_F_TIMEOUT(flag, wait_consumes, 10)
 
 TEST_F(flag, double_set_busy)
 {
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, 0));
@@ -54,6 +62,7 @@ TEST_F(flag, past_deadline_does_not_sleep)
 	unsigned int i;
 	__u64 start;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	for (i = 0; i < ARRAY_SIZE(past); i++) {
 		start = asc_now_ns();
 		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, past[i])) {
@@ -69,6 +78,7 @@ TEST_F(flag, past_deadline_does_not_sleep)
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
+/* Raw flag semantics on every (event, id): checked mode off. */
 TEST_F(flag, one_flag_per_event_and_id)
 {
 	const int pos[][2] = {
@@ -77,6 +87,7 @@ TEST_F(flag, one_flag_per_event_and_id)
 	unsigned int p;
 	int e, i;
 
+	ASSERT_EQ(0, asc_set_unchecked(self->fd));
 	for (p = 0; p < ARRAY_SIZE(pos); p++) {
 		ASSERT_EQ(0, asc_set(self->fd, pos[p][0], pos[p][1]));
 		for (e = 0; e < ASC_NR_EVENTS; e++) {
@@ -94,10 +105,12 @@ TEST_F(flag, one_flag_per_event_and_id)
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
+/* Raw flag semantics on every (event, id): checked mode off. */
 TEST_F(flag, every_flag_usable)
 {
 	int e, i;
 
+	ASSERT_EQ(0, asc_set_unchecked(self->fd));
 	for (e = 0; e < ASC_NR_EVENTS; e++) {
 		for (i = 0; i < self->ids; i++) {
 			ASSERT_EQ(0, asc_set(self->fd, e, i)) TH_LOG("(%d, %d)", e, i);
@@ -117,10 +130,15 @@ TEST_F(flag, every_flag_usable)
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
+/*
+ * The flags themselves need no allocated ID; checked mode, which refuses
+ * such hand-written IDs, is off for this test.
+ */
 TEST_F(flag, set_and_wait_need_no_alloc)
 {
 	int last = self->ids - 1;
 
+	ASSERT_EQ(0, asc_set_unchecked(self->fd));
 	ASSERT_EQ(0, asc_set(self->fd, EV, last));
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_wait(self->fd, EV, last, 0));
@@ -143,6 +161,7 @@ TEST_F_TIMEOUT(flag, timeout_accuracy, 10)
 	unsigned int i;
 	__u64 deadline, end;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	for (i = 0; i < ARRAY_SIZE(ms); i++) {
 		deadline = asc_deadline_ms(ms[i]);
 		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, deadline));
@@ -162,6 +181,7 @@ TEST_F_TIMEOUT(flag, set_before_deadline_returns_at_once, 10)
 {
 	__u64 start = asc_now_ns();
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, asc_deadline_ms(5000)));
 	ASSERT_GT(QUICK_MS, asc_ms_since(start));

@@ -5,13 +5,15 @@
  *   asc_event_fuzz [-S SEED] [-n COUNT] [-t THREADS] [-v]
  *
  * THREADS threads (default 4) issue COUNT ioctls in all (default 1000000):
- * the seven real commands with random, edge-biased field values; numbers in
- * and around the driver's range (magic 0xA5 and its neighbours, nr
- * 0x3c..0x4a, all four directions, random sizes and the exact sizes of the
- * real structs); real numbers with one of their fields changed; and entirely
- * random numbers.  The argument pointer is valid, misaligned, NULL,
- * unmapped, in kernel space, straddling into a PROT_NONE page, random
- * garbage, or read-only for a command that writes back.
+ * the ten real commands with random, edge-biased field values (BIND_PIPE
+ * with the seven pipes, ASC_PIPE_NONE and numbers that are no pipe;
+ * SET_MODE turning checked mode on and off at random, and unknown bits);
+ * numbers in and around the driver's range (magic 0xA5 and its
+ * neighbours, nr 0x3c..0x4d, all four directions, random sizes and the
+ * exact sizes of the real structs); real numbers with one of their fields
+ * changed; and entirely random numbers.  The argument pointer is valid,
+ * misaligned, NULL, unmapped, in kernel space, straddling into a PROT_NONE
+ * page, random garbage, or read-only for a command that writes back.
  *
  * Every result must be clean: a real command returns 0 or an errno that
  * Documentation/uapi.rst lists for it, and exactly the one the argument
@@ -23,14 +25,19 @@
  *
  * Each thread owns one open of its own whose state it models exactly (the
  * lowest free ID on alloc and fetch, ENOSPC, ENOENT, EBUSY, what a wait
- * consumes, what a reset counts), and shares a few more opens with the
- * others, where only the rules above are checked.  Every open is now and
- * then replaced by a fresh one with dup3() under the same descriptor number,
- * even while other threads are inside ioctls on it, so the last reference
- * to a TPipe goes away in every state.  Waits take deadlines of 0, just past,
- * just ahead, far ahead and forever; a watchdog thread resets shared opens
- * and interrupts (SIGUSR1, no SA_RESTART: EINTR) any wait that has slept too
- * long, so a run never blocks.
+ * consumes, what a reset counts, and checked mode: the mode, the pipe the
+ * thread is bound to, the last fetched ID of each HardEvent, so EPERM,
+ * ENOENT for a hand-written ID and EDEADLK for a forever wait of V on V_V
+ * or FIX on FIX_FIX come exactly when they must), and shares a few more
+ * opens with the others, where only the rules above are checked (EPERM
+ * and EDEADLK only for a thread that may be bound there, EDEADLK only for
+ * a forever wait).  Every open is now and then replaced by a fresh one
+ * with dup3() under the same descriptor number, even while other threads
+ * are inside ioctls on it, so the last reference to a TPipe goes away in
+ * every state.  Waits take deadlines of 0, just past, just ahead, far
+ * ahead and forever; a watchdog thread resets shared opens and interrupts
+ * (SIGUSR1, no SA_RESTART: EINTR) any wait that has slept too long, so a
+ * run never blocks.
  *
  * The seed is fixed unless -S is given and is printed; each thread's choices
  * follow from it, though the interleaving of the threads does not.  Output
@@ -88,24 +95,42 @@ enum cmd_kind {
 	CMD_SET,
 	CMD_WAIT,
 	CMD_RESET,
+	CMD_BIND,
+	CMD_GET_MODE,
+	CMD_SET_MODE,
 	CMD_BOGUS,	/* any number the driver does not know */
 	CMD_KINDS
 };
 
 static const char *const cmd_names[CMD_KINDS] = {
 	"INFO", "ALLOC_ID", "FETCH_ID", "RELEASE_ID", "SET_FLAG", "WAIT_FLAG",
-	"RESET", "unknown",
+	"RESET", "BIND_PIPE", "GET_MODE", "SET_MODE", "unknown",
 };
 
 static const unsigned int real_cmds[CMD_BOGUS] = {
 	ASC_EVENT_IOC_INFO, ASC_EVENT_IOC_ALLOC_ID, ASC_EVENT_IOC_FETCH_ID,
 	ASC_EVENT_IOC_RELEASE_ID, ASC_EVENT_IOC_SET_FLAG,
-	ASC_EVENT_IOC_WAIT_FLAG, ASC_EVENT_IOC_RESET,
+	ASC_EVENT_IOC_WAIT_FLAG, ASC_EVENT_IOC_RESET, ASC_EVENT_IOC_BIND_PIPE,
+	ASC_EVENT_IOC_GET_MODE, ASC_EVENT_IOC_SET_MODE,
 };
 
 static const unsigned int real_sizes[] = {
 	sizeof(struct asc_event_info), sizeof(struct asc_event_ref),
 	sizeof(struct asc_event_wait), sizeof(struct asc_event_reset),
+	sizeof(struct asc_event_bind), sizeof(struct asc_event_mode),
+};
+
+/* The pipe that sets and the pipe that waits for each HardEvent. */
+static const int event_src[NR_EVENTS] = {
+#define ASC_HARD_EVENT(name, value, src, dst)	[value] = ASC_PIPE_##src,
+#include <linux/asc_hard_event.h>
+#undef ASC_HARD_EVENT
+};
+
+static const int event_dst[NR_EVENTS] = {
+#define ASC_HARD_EVENT(name, value, src, dst)	[value] = ASC_PIPE_##dst,
+#include <linux/asc_hard_event.h>
+#undef ASC_HARD_EVENT
 };
 
 enum ptr_kind {
@@ -152,11 +177,25 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  * @event_ids: IDs per HardEvent of this open.
  * @pool: allocated IDs per HardEvent.
  * @flags: set flags per HardEvent.
+ * @fetched: per HardEvent, the ID the last successful fetch returned, or
+ *	-1 (none since the open or the last reset).
+ * @efault_fetch: per HardEvent, the ID a later fetch found but could not
+ *	write back (EFAULT), or -1: such a fetch does not count, see
+ *	check_efault_fetch().
+ * @checked: the open is in checked mode.
+ * @bound: the pipe the thread is bound to on the open, or %ASC_PIPE_NONE.
+ * @unbound_set: the thread set a flag while bound to no pipe since the
+ *	open or the last reset, which turns deadlock detection off.
  */
 struct model {
 	unsigned int event_ids;
 	uint64_t pool[NR_EVENTS];
 	uint64_t flags[NR_EVENTS];
+	int fetched[NR_EVENTS];
+	int efault_fetch[NR_EVENTS];
+	bool checked;
+	int bound;
+	bool unbound_set;
 };
 
 /**
@@ -167,6 +206,8 @@ struct model {
  * @buf: its read-write page, followed by a PROT_NONE page.
  * @priv_fd: its own open, modelled by @model.
  * @model: state of @priv_fd.
+ * @maybe_bound: per shared open: the thread bound itself to a pipe there
+ *	and has not unbound since (the open may have been replaced).
  * @ioctls: ioctls it issued.
  * @by_errno: results, by errno (0 = success, MAX_ERRNO = any larger).
  * @by_cmd: ioctls per command kind.
@@ -180,6 +221,7 @@ struct fuzzer {
 	unsigned char *buf;
 	int priv_fd;
 	struct model model;
+	bool maybe_bound[SHARED_OPENS];
 	unsigned long ioctls;
 	unsigned long by_errno[MAX_ERRNO + 1];
 	unsigned long by_cmd[CMD_KINDS];
@@ -191,6 +233,7 @@ struct fuzzer {
  * struct op - one ioctl to issue and what it must do.
  * @fd: descriptor.
  * @priv: @fd is the thread's modelled open.
+ * @shared: else, which of the shared opens @fd is.
  * @cmd: ioctl number.
  * @kind: which command @cmd is.
  * @ptr_kind: what @arg points at.
@@ -205,6 +248,7 @@ struct fuzzer {
 struct op {
 	int fd;
 	bool priv;
+	int shared;
 	unsigned int cmd;
 	enum cmd_kind kind;
 	enum ptr_kind ptr_kind;
@@ -366,6 +410,53 @@ static uint64_t gen_deadline(struct fuzzer *f, bool stable)
 	}
 }
 
+/* A pipe number: mostly a real pipe (the hot events' most), or NONE. */
+static int32_t gen_pipe(struct fuzzer *f)
+{
+	static const int32_t pipes[] = {
+		ASC_PIPE_FIX, ASC_PIPE_MTE1, ASC_PIPE_MTE2, ASC_PIPE_FIX, ASC_PIPE_MTE1,
+		ASC_PIPE_MTE2, ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE3,
+	};
+	static const int32_t edges[] = {
+		6, 7, 8, 9, 11, 12, 63, 64, -2, INT32_MIN, INT32_MAX,
+	};
+
+	switch (below(f, 20)) {
+	case 0: case 1: case 2: case 3: case 4:
+	case 5: case 6: case 7: case 8: case 9: case 10:
+		return pipes[below(f, ARRAY_SIZE(pipes))];
+	case 11: case 12: case 13: case 14:
+		return ASC_PIPE_NONE;
+	case 15: case 16: case 17:
+		return edges[below(f, ARRAY_SIZE(edges))];
+	default:
+		return (int32_t)rnd(f);
+	}
+}
+
+static bool pipe_valid(int32_t pipe)
+{
+	return pipe == ASC_PIPE_NONE || (pipe >= ASC_PIPE_S && pipe <= ASC_PIPE_MTE3) ||
+	       pipe == ASC_PIPE_FIX;
+}
+
+/* A mode: checked or not, now and then an unknown bit. */
+static uint32_t gen_mode(struct fuzzer *f)
+{
+	static const uint32_t bad[] = { 2, 3, 0x80000000, 0xffffffff };
+
+	switch (below(f, 10)) {
+	case 0: case 1: case 2: case 3:
+		return 0;
+	case 4: case 5: case 6: case 7:
+		return ASC_EVENT_MODE_CHECKED;
+	case 8:
+		return bad[below(f, ARRAY_SIZE(bad))];
+	default:
+		return (uint32_t)rnd(f);
+	}
+}
+
 /* Fill @p with a struct of @kind with random field values. */
 static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 		       bool stable)
@@ -373,9 +464,21 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 	struct asc_event_wait w;
 	struct asc_event_ref r;
 	struct asc_event_reset z;
+	struct asc_event_bind b;
+	struct asc_event_mode m;
 	unsigned int i;
 
 	switch (kind) {
+	case CMD_BIND:
+		b.pipe = gen_pipe(f);
+		b.flags = gen_zero_field(f);
+		memcpy(p, &b, sizeof(b));
+		break;
+	case CMD_SET_MODE:
+		m.mode = gen_mode(f);
+		m.pad = gen_zero_field(f);
+		memcpy(p, &m, sizeof(m));
+		break;
 	case CMD_WAIT:
 		w.deadline = gen_deadline(f, stable);
 		w.event = gen_event(f);
@@ -392,6 +495,7 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 		memcpy(p, &z, sizeof(z));
 		break;
 	case CMD_INFO:
+	case CMD_GET_MODE:
 	case CMD_BOGUS:
 		for (i = 0; i < 32; i++)
 			p[i] = chance(f, 1, 2) ? 0 : (unsigned char)rnd(f);
@@ -434,7 +538,7 @@ static unsigned int gen_size(struct fuzzer *f)
 	switch (below(f, 4)) {
 	case 0:
 	case 1:
-		return real_sizes[below(f, 4)];
+		return real_sizes[below(f, ARRAY_SIZE(real_sizes))];
 	case 2:
 		return below(f, 33);
 	default:
@@ -449,17 +553,21 @@ static unsigned int gen_size(struct fuzzer *f)
 static enum cmd_kind real_pick(struct fuzzer *f)
 {
 	static const unsigned char weights[CMD_BOGUS] = {
-		[CMD_INFO] = 2, [CMD_ALLOC] = 12, [CMD_FETCH] = 5,
+		[CMD_INFO] = 2, [CMD_ALLOC] = 12, [CMD_FETCH] = 6,
 		[CMD_RELEASE] = 6, [CMD_SET] = 10, [CMD_WAIT] = 10, [CMD_RESET] = 1,
+		[CMD_BIND] = 3, [CMD_GET_MODE] = 1, [CMD_SET_MODE] = 2,
 	};
-	unsigned int r = below(f, 46), k;
+	unsigned int total = 0, r, k;
 
-	for (k = 0; k < CMD_RESET; k++) {
+	for (k = 0; k < CMD_BOGUS; k++)
+		total += weights[k];
+	r = below(f, total);
+	for (k = 0; k < CMD_BOGUS - 1; k++) {
 		if (r < weights[k])
 			return k;
 		r -= weights[k];
 	}
-	return CMD_RESET;
+	return CMD_BOGUS - 1;
 }
 
 static unsigned int gen_cmd(struct fuzzer *f)
@@ -479,7 +587,7 @@ static unsigned int gen_cmd(struct fuzzer *f)
 			type = ASC_EVENT_IOC_MAGIC;
 			if (chance(f, 1, 5))
 				type += chance(f, 1, 2) ? 1 : -1;
-			nr = 0x3c + below(f, 0x0f);
+			nr = 0x3c + below(f, 0x12);
 			cmd = _IOC(dirs[below(f, 4)], type, nr, gen_size(f));
 			break;
 		case 16: case 17: case 18:
@@ -696,6 +804,136 @@ static uint32_t lowest_free(const struct model *m, uint32_t event)
 }
 
 /*
+ * Checked mode's verdict on a set (@set) or wait of (@event, @id) on the
+ * private open: EPERM when the thread is bound to another pipe than the
+ * source (destination) of @event, ENOENT when @id is neither allocated nor
+ * the last fetched one, else 0.
+ */
+static int model_use(const struct model *m, uint32_t event, uint32_t id, bool set)
+{
+	if (!m->checked)
+		return 0;
+	if (m->bound != ASC_PIPE_NONE && m->bound != (set ? event_src : event_dst)[event])
+		return EPERM;
+	if (!(m->pool[event] & (1ULL << id)) && m->fetched[event] != (int)id)
+		return ENOENT;
+	return 0;
+}
+
+/*
+ * A FETCH_ID that found an ID but failed with EFAULT writing it back is no
+ * successful fetch: the last fetched ID stays what it was (uapi.rst).  If
+ * the set or wait (@set) of (@event, @id) on the private open, with result
+ * @err, shows that the driver took that ID as fetched all the same, say so
+ * (once, instead of a model mismatch) and follow the driver from here on.
+ */
+static void check_efault_fetch(struct fuzzer *f, struct op *op, int err, uint32_t event,
+			       uint32_t id, bool set)
+{
+	struct model *m = &f->model;
+	int want, alt, saved = m->fetched[event];
+
+	if (m->efault_fetch[event] < 0)
+		return;
+	want = model_use(m, event, id, set);
+	m->fetched[event] = m->efault_fetch[event];
+	alt = model_use(m, event, id, set);
+	m->fetched[event] = saved;
+	if (want == alt || (want == ENOENT) == (err == ENOENT))
+		return;
+	report(f, op, err, "the driver took ID %d of HardEvent %u, found by a FETCH_ID that failed with EFAULT, as fetched",
+	       m->efault_fetch[event], event);
+	m->fetched[event] = m->efault_fetch[event];
+	m->efault_fetch[event] = -1;
+}
+
+/* A fresh open: nothing allocated, set, fetched or bound; the mode it has. */
+static void model_fresh(struct fuzzer *f)
+{
+	struct model *m = &f->model;
+	struct asc_event_mode mode = { 0 };
+	unsigned int e;
+
+	memset(m->pool, 0, sizeof(m->pool));
+	memset(m->flags, 0, sizeof(m->flags));
+	for (e = 0; e < NR_EVENTS; e++)
+		m->fetched[e] = m->efault_fetch[e] = -1;
+	m->bound = ASC_PIPE_NONE;
+	m->unbound_set = false;
+	if (ioctl(f->priv_fd, ASC_EVENT_IOC_GET_MODE, &mode) || mode.pad ||
+	    mode.mode & ~ASC_EVENT_MODE_CHECKED) {
+		f->failures++;
+		printf("# FAIL thread %d: GET_MODE of a new open: %s, mode %#x pad %#x\n",
+		       f->index, strerror(errno), mode.mode, mode.pad);
+	}
+	m->checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+}
+
+/* GET_MODE: writes the mode, the model's on the private open, and a zero pad. */
+static void check_get_mode(struct fuzzer *f, struct op *op, int err)
+{
+	struct asc_event_mode mode;
+
+	if (!op->writable) {
+		if (err != EFAULT)
+			report(f, op, err, "GET_MODE to an unwritable pointer must be EFAULT");
+		return;
+	}
+	if (err) {
+		report(f, op, err, "GET_MODE must succeed");
+		return;
+	}
+	memcpy(&mode, op->arg, sizeof(mode));
+	if (mode.pad || mode.mode & ~ASC_EVENT_MODE_CHECKED ||
+	    (op->priv && !(mode.mode & ASC_EVENT_MODE_CHECKED) != !f->model.checked))
+		report(f, op, err, "GET_MODE reported mode %#x pad %#x%s", mode.mode, mode.pad,
+		       op->priv ? (f->model.checked ? ", model: checked" : ", model: unchecked") : "");
+	else if (op->checked && !guards_intact(op, sizeof(mode)))
+		report(f, op, err, "GET_MODE wrote outside its struct");
+}
+
+/*
+ * BIND_PIPE and SET_MODE, whose argument was readable: EINVAL for a bad
+ * field, else success (or EBUSY for a pipe another thread holds on a
+ * shared open); nothing written either way.
+ */
+static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
+{
+	struct asc_event_bind bind;
+	struct asc_event_mode mode;
+	bool bad;
+
+	memcpy(&bind, op->in, sizeof(bind));
+	memcpy(&mode, op->in, sizeof(mode));
+	if (op->kind == CMD_BIND)
+		bad = bind.flags || !pipe_valid(bind.pipe);
+	else
+		bad = mode.pad || mode.mode & ~ASC_EVENT_MODE_CHECKED;
+
+	if (bad) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+	} else if (op->kind == CMD_SET_MODE) {
+		if (err)
+			report(f, op, err, "SET_MODE must succeed");
+		else if (op->priv)
+			f->model.checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+	} else if (op->priv) {
+		/* Nobody else binds on the private open: never EBUSY. */
+		if (err)
+			report(f, op, err, "model: BIND_PIPE must succeed");
+		else
+			f->model.bound = bind.pipe;
+	} else if (!ERR_IN(err, 0, EBUSY)) {
+		report(f, op, err, "not a result of BIND_PIPE");
+	} else if (!err) {
+		f->maybe_bound[op->shared] = bind.pipe != ASC_PIPE_NONE;
+	}
+	if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "%s wrote to its argument", cmd_names[op->kind]);
+}
+
+/*
  * Check one ioctl's result @err (0 or an errno) against the rules and, for
  * the private open, against the model, which it then updates.
  */
@@ -706,7 +944,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 	struct asc_event_wait wait = { 0 };
 	struct asc_event_reset reset = { 0 };
 	struct asc_event_info info;
-	bool bad_fields = false, ids_ok;
+	bool bad_fields = false, ids_ok, bound, forever;
 	uint32_t event = 0, id = 0, low = 0;
 	int want = -1;		/* the one errno the model calls for, if any */
 
@@ -731,7 +969,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		memcpy(&info, op->arg, sizeof(info));
 		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
-		    info.pad || info.features)
+		    info.pad || info.features != ASC_EVENT_FEATURE_CHECKED)
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);
@@ -740,10 +978,20 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		return;
 	}
 
+	if (op->kind == CMD_GET_MODE) {
+		check_get_mode(f, op, err);
+		return;
+	}
+
 	/* Every other command reads its struct first. */
 	if (!op->readable) {
 		if (err != EFAULT)
 			report(f, op, err, "an unreadable argument must be EFAULT");
+		return;
+	}
+
+	if (op->kind == CMD_BIND || op->kind == CMD_SET_MODE) {
+		check_bind_or_mode(f, op, err);
 		return;
 	}
 
@@ -775,6 +1023,9 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		return;
 	}
 
+	/* Whether the thread is (private) or may be (shared) bound to a pipe. */
+	bound = op->priv ? m->bound != ASC_PIPE_NONE : f->maybe_bound[op->shared];
+
 	switch (op->kind) {
 	case CMD_ALLOC:
 	case CMD_FETCH:
@@ -791,6 +1042,8 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
 			return;
 		}
+		if (op->priv && op->kind == CMD_FETCH && err == EFAULT)
+			m->efault_fetch[event] = (int)low;
 		if (!err) {
 			memcpy(&ref, op->arg, sizeof(ref));
 			if (ref.id >= event_ids || (op->priv && ref.id != low))
@@ -801,6 +1054,10 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 				report(f, op, err, "wrote more than the id");
 			if (op->priv && op->kind == CMD_ALLOC)
 				m->pool[event] |= 1ULL << ref.id;
+			if (op->priv && op->kind == CMD_FETCH) {
+				m->fetched[event] = (int)ref.id;
+				m->efault_fetch[event] = -1;
+			}
 			return;
 		}
 		break;
@@ -815,31 +1072,55 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			m->pool[event] &= ~(1ULL << id);
 		break;
 	case CMD_SET:
-		if (op->priv)
-			want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
-		else if (!ERR_IN(err, 0, EBUSY))
-			report(f, op, err, "not a result of SET_FLAG");
+		if (op->priv) {
+			check_efault_fetch(f, op, err, event, id, true);
+			want = model_use(m, event, id, true);
+			if (!want)
+				want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
+		} else if (!ERR_IN(err, 0, EBUSY, ENOENT) && !(bound && err == EPERM)) {
+			report(f, op, err, "not a result of SET_FLAG%s",
+			       bound ? "" : " (EPERM: not bound)");
+		}
 		if (want >= 0 && err != want)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err)
+		if (op->priv && !err) {
 			m->flags[event] |= 1ULL << id;
+			if (m->bound == ASC_PIPE_NONE)
+				m->unbound_set = true;
+		}
 		break;
 	case CMD_WAIT:
+		forever = wait.deadline == ASC_EVENT_WAIT_FOREVER;
 		if (wait.deadline < op->before_ns) {
 			/* already past: a test that never sleeps */
-			if (!ERR_IN(err, 0, ETIMEDOUT))
-				report(f, op, err, "a wait with a past deadline slept");
-		} else if (!ERR_IN(err, 0, ETIMEDOUT, ECANCELED, EINTR)) {
-			report(f, op, err, "not a result of WAIT_FLAG");
+			if (!ERR_IN(err, 0, ETIMEDOUT, ENOENT) && !(bound && err == EPERM))
+				report(f, op, err, "not a result of a wait with a past deadline");
+		} else if (!ERR_IN(err, 0, ETIMEDOUT, ECANCELED, EINTR, ENOENT) &&
+			   !(bound && (err == EPERM || (err == EDEADLK && forever)))) {
+			report(f, op, err, "not a result of WAIT_FLAG%s",
+			       err == EDEADLK ? " (EDEADLK: not bound or not forever)" :
+			       err == EPERM ? " (EPERM: not bound)" : "");
 		}
+		if (err == ETIMEDOUT && forever)
+			report(f, op, err, "a wait with deadline forever timed out");
 		if (err == ETIMEDOUT && wait.deadline <= INT64_MAX && after_ns < wait.deadline)
 			report(f, op, err, "timed out %llu ns before the deadline",
 			       (unsigned long long)(wait.deadline - after_ns));
 		if (op->priv) {
-			if (m->flags[event] & (1ULL << id)) {
+			check_efault_fetch(f, op, err, event, id, false);
+			want = model_use(m, event, id, false);
+			if (want) {
+				if (err != want)
+					report(f, op, err, "model: expected %s", strerror(want));
+			} else if (m->flags[event] & (1ULL << id)) {
 				if (err)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
+			} else if (forever && m->checked && bound && !m->unbound_set &&
+				   event_src[event] == m->bound) {
+				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
+				if (err != EDEADLK)
+					report(f, op, err, "model: a pipe waiting forever for itself must be EDEADLK");
 			} else if (!ERR_IN(err, ETIMEDOUT, EINTR)) {
 				report(f, op, err, "model: the flag was clear");
 			}
@@ -857,9 +1138,11 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			for (e = 0; e < NR_EVENTS; e++) {
 				held += __builtin_popcountll(m->pool[e]);
 				pending += __builtin_popcountll(m->flags[e]);
+				m->fetched[e] = m->efault_fetch[e] = -1;
 			}
 			memset(m->pool, 0, sizeof(m->pool));
 			memset(m->flags, 0, sizeof(m->flags));
+			m->unbound_set = false;
 			if (!err) {
 				memcpy(&reset, op->arg, sizeof(reset));
 				if (reset.ids_held != held || reset.flags_pending != pending)
@@ -932,15 +1215,14 @@ static void fuzz_one(struct fuzzer *f)
 			printf("# FAIL thread %d: reopen: %s\n", f->index, strerror(-ret));
 			return;
 		}
-		if (priv) {
-			memset(f->model.pool, 0, sizeof(f->model.pool));
-			memset(f->model.flags, 0, sizeof(f->model.flags));
-		}
+		if (priv)
+			model_fresh(f);
 		f->reopens++;
 	}
 
 	op.priv = chance(f, 2, 5);
-	op.fd = op.priv ? f->priv_fd : shared_fds[below(f, SHARED_OPENS)];
+	op.shared = op.priv ? -1 : (int)below(f, SHARED_OPENS);
+	op.fd = op.priv ? f->priv_fd : shared_fds[op.shared];
 	op.cmd = gen_cmd(f);
 	op.kind = cmd_kind_of(op.cmd);
 	op.size = op.kind == CMD_BOGUS ? 0 : _IOC_SIZE(op.cmd);
@@ -1134,6 +1416,7 @@ int main(int argc, char **argv)
 		if (f->priv_fd < 0)
 			ksft_exit_fail_msg("open: %s\n", strerror(errno));
 		f->model.event_ids = event_ids;
+		model_fresh(f);
 		if (pthread_create(&f->thread, NULL, fuzz_thread, f))
 			ksft_exit_fail_msg("pthread_create failed\n");
 	}

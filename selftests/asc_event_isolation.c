@@ -5,6 +5,10 @@
  * Two opens in one process, or in two processes, never see each other's
  * IDs, flags, waits or resets.  A descriptor inherited through fork() is
  * the same open, so it is the same TPipe.
+ *
+ * Each open allocates or fetches the IDs it sets and waits on, as a program
+ * does: checked mode (the default) refuses hand-written IDs, and what one
+ * open allocated or fetched is no ID of another's.
  */
 #include "asc_event_test.h"
 
@@ -48,6 +52,8 @@ TEST_F(isolation, flags_independent)
 {
 	int fd2 = open_other(_metadata);
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
+	ASSERT_EQ(0, asc_fetch(fd2, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(-ETIMEDOUT, asc_wait(fd2, EV, 0, 0));
 	ASSERT_EQ(0, asc_set(fd2, EV, 0));
@@ -64,6 +70,8 @@ TEST_F_TIMEOUT(isolation, set_elsewhere_does_not_wake, 10)
 	int fd2 = open_other(_metadata);
 	struct asc_waiter w;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
+	ASSERT_EQ(0, asc_fetch(fd2, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, asc_deadline_ms(400)));
 	ASSERT_TRUE(asc_waiter_blocked(&w, 300));
 	ASSERT_EQ(0, asc_set(fd2, EV, 0));
@@ -78,9 +86,17 @@ TEST_F_TIMEOUT(isolation, reset_elsewhere_cancels_nothing, 10)
 {
 	int fd2 = open_other(_metadata);
 	struct asc_waiter w;
+	int last = self->ids - 1, i;
 
-	ASSERT_EQ(0, asc_alloc(self->fd, EV));
-	ASSERT_EQ(0, asc_set(self->fd, EV, self->ids - 1));
+	/* An ID held, a flag set on the last ID, a waiter: none of fd2's. */
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(i, asc_alloc(self->fd, EV));
+	}
+	ASSERT_EQ(0, asc_set(self->fd, EV, last));
+	for (i = 1; i < self->ids; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, EV, i));
+	}
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, ASC_HARD_EVENT_V_V, 0,
 				      asc_deadline_ms(400)));
 	ASSERT_TRUE(asc_waiter_blocked(&w, 300));
@@ -139,6 +155,8 @@ static int other_process(int to_parent, int from_parent, int ids)
 			return 11;
 	if (asc_alloc(fd, EV) != -ENOSPC)
 		return 12;
+	if (asc_fetch(fd, ASC_HARD_EVENT_M_V) != 0)
+		return 19;
 	if (asc_wait(fd, EV, 0, 0) != -ETIMEDOUT)
 		return 13;
 	if (asc_set(fd, EV, 0) != 0)
@@ -156,14 +174,21 @@ static int other_process(int to_parent, int from_parent, int ids)
 
 TEST_F_TIMEOUT(isolation, two_processes, 10)
 {
-	int up[2], down[2];
+	int up[2], down[2], i;
 	pid_t pid;
 	char c = 0;
 
 	ASSERT_EQ(0, pipe(up));
 	ASSERT_EQ(0, pipe(down));
-	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	/* ID 0 held, a flag set on the last ID (then released). */
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(i, asc_alloc(self->fd, EV));
+	}
 	ASSERT_EQ(0, asc_set(self->fd, EV, self->ids - 1));
+	for (i = 1; i < self->ids; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, EV, i));
+	}
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_M_V));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -188,6 +213,7 @@ TEST_F_TIMEOUT(isolation, fork_shares_the_open, 10)
 {
 	pid_t parent = getpid(), pid;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {

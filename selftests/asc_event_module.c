@@ -130,6 +130,7 @@ TEST_F_TIMEOUT(module, rmmod_refused_while_waiting, 20)
 
 	self->fd = asc_open();
 	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, 2000));
 	ret = module_unload();

@@ -7,8 +7,11 @@
  *
  * Each cycle, on the module as it is loaded:
  *  - opens the device and checks INFO reports the event_ids it was loaded
- *    with; allocates every ID of a HardEvent, sets and waits for flags; a
- *    waiter thread is woken by a set, another is canceled by a reset;
+ *    with and the TPipe starts in checked mode (the default of the
+ *    "checked" parameter, which no load here sets); allocates every ID of
+ *    a HardEvent, sets and waits for flags on IDs allocated or fetched
+ *    first, as checked mode wants; a waiter thread is woken by a set,
+ *    another is canceled by a reset;
  *  - checks delete_module() is refused with EWOULDBLOCK while a waiter
  *    sleeps and while the descriptor is merely open, and that the module's
  *    refcnt counts the open;
@@ -142,11 +145,15 @@ static int join_waiter(struct session *s, int want_ret)
 static int traffic(struct session *s, int ids)
 {
 	struct asc_event_reset r = { 0 };
+	struct asc_event_mode mode = { .mode = ~0U, .pad = ~0U };
 	struct asc_event_info info;
 	int fd = s->fd, i;
 
 	FAIL_IF(asc_info(fd, &info));
 	FAIL_IF(info.event_ids != (__u32)ids);
+	FAIL_IF(!(info.features & ASC_EVENT_FEATURE_CHECKED));
+	FAIL_IF(asc_ioctl(fd, ASC_EVENT_IOC_GET_MODE, &mode));
+	FAIL_IF(mode.mode != ASC_EVENT_MODE_CHECKED || mode.pad);
 	for (i = 0; i < ids; i++)
 		FAIL_IF(asc_alloc(fd, EV) != i);
 	FAIL_IF(asc_alloc(fd, EV) != -ENOSPC);
@@ -155,6 +162,8 @@ static int traffic(struct session *s, int ids)
 	FAIL_IF(asc_set(fd, EV, ids - 1) != -EBUSY);
 	FAIL_IF(asc_wait(fd, EV, ids - 1, 0));
 	FAIL_IF(asc_release(fd, EV, ids - 1));
+	/* Fetched: with one ID per HardEvent, that makes (EV, 0) usable again. */
+	FAIL_IF(asc_fetch(fd, EV) != ids - 1);
 
 	/* Woken by a set... */
 	if (start_blocked_waiter(s, 0))
@@ -165,6 +174,7 @@ static int traffic(struct session *s, int ids)
 	/* ...or canceled by a reset, which also reports what was left. */
 	if (start_blocked_waiter(s, 0))
 		return -1;
+	FAIL_IF(asc_fetch(fd, ASC_HARD_EVENT_FIX_FIX) != 0);
 	FAIL_IF(asc_set(fd, ASC_HARD_EVENT_FIX_FIX, 0));
 	FAIL_IF(asc_reset(fd, &r));
 	if (join_waiter(s, -ECANCELED))

@@ -6,6 +6,10 @@
  * the TPipe with -ECANCELED and reports what it found.  Close does the same
  * clean-up once the last reference to the open file goes; a process that
  * dies in a wait does not hang.
+ *
+ * Every ID is allocated or fetched before it is set or waited on, as a
+ * program does: checked mode (the default) refuses hand-written IDs, and a
+ * reset forgets the fetched ones.
  */
 #include "asc_event_test.h"
 
@@ -50,12 +54,19 @@ TEST_F(reset, reports_ids_and_flags)
 	for (i = 0; i < b; i++) {
 		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_V));
 	}
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, 0));
+	/* Released IDs are not counted; their flags are. */
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
+	}
+	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_FIX_FIX, self->ids - 1));
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, i));
+	}
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_M_V));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_MTE2_MTE1));
 
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_FIX_FIX, self->ids - 1));
 	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_MTE2_MTE1, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_M_V, 0, 0));
@@ -71,8 +82,8 @@ TEST_F(reset, clears_everything)
 	ASSERT_RESET(self->fd, ASC_NR_EVENTS * self->ids, ASC_NR_EVENTS);
 	for (e = 0; e < ASC_NR_EVENTS; e++) {
 		ASSERT_EQ(-ENOENT, asc_release(self->fd, e, 0)) TH_LOG("event %d", e);
-		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, e, 0, 0)) TH_LOG("event %d", e);
 		ASSERT_EQ(0, asc_fetch(self->fd, e)) TH_LOG("event %d", e);
+		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, e, 0, 0)) TH_LOG("event %d", e);
 	}
 	ASSERT_RESET(self->fd, 0, 0);
 	load(_metadata, self->fd, self->ids, self->ids);
@@ -85,6 +96,7 @@ TEST_F_TIMEOUT(reset, cancels_blocked_waiter, 10)
 {
 	struct asc_waiter w;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	ASSERT_EQ(ETIMEDOUT, asc_waiter_join(&w, 100)) TH_LOG("wait returned %d", w.ret);
@@ -103,6 +115,13 @@ TEST_F_TIMEOUT(reset, cancels_every_waiter, 10)
 	__u64 reset_ns;
 	int i;
 
+	/* Every ID of EV, so the last one is the program's too. */
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(i, asc_alloc(self->fd, EV));
+	}
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_fetch(self->fd, 0));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_NR_EVENTS - 1));
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, flag[i][0], flag[i][1],
 					      i & 1 ? asc_deadline_ms(8000) :
@@ -112,7 +131,7 @@ TEST_F_TIMEOUT(reset, cancels_every_waiter, 10)
 		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS));
 	}
 	reset_ns = asc_now_ns();
-	ASSERT_RESET(self->fd, 0, 0);
+	ASSERT_RESET(self->fd, self->ids, 0);
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000)) TH_LOG("waiter %d", i);
 		ASSERT_EQ(-ECANCELED, w[i].ret) TH_LOG("waiter %d", i);
@@ -126,10 +145,11 @@ TEST_F_TIMEOUT(reset, pending_flags_exclude_waiters, 10)
 
 	if (self->ids < 2)
 		SKIP(return, "%s: needs 2 IDs, the device has %d", _metadata->name, self->ids);
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(1, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 1));
-	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_RESET(self->fd, 1, 1);
 	ASSERT_EQ(0, asc_waiter_join(&w, 2000));
 	ASSERT_EQ(-ECANCELED, w.ret);
@@ -139,12 +159,15 @@ TEST_F_TIMEOUT(reset, later_waits_not_canceled, 10)
 {
 	struct asc_waiter w;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	ASSERT_RESET(self->fd, 0, 0);
 	ASSERT_EQ(0, asc_waiter_join(&w, 2000));
 	ASSERT_EQ(-ECANCELED, w.ret);
 
+	/* The reset forgot the fetched ID: fetch it again. */
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, asc_deadline_ms(50)));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, asc_deadline_ms(5000)));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
@@ -196,6 +219,7 @@ TEST_F_TIMEOUT(reset, close_during_wait_keeps_the_tpipe, 10)
 	int fd2 = dup(self->fd);
 
 	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	/* The waiter's ioctl holds the file: closing the fd destroys nothing. */
@@ -213,13 +237,15 @@ TEST_F_TIMEOUT(reset, exit_with_blocked_waiters, 10)
 {
 	pid_t pid;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		struct asc_waiter w[2];
 		int fd = asc_open();
 
-		if (fd < 0 || asc_alloc(fd, EV) != 0 || asc_set(fd, ASC_HARD_EVENT_M_V, 0))
+		if (fd < 0 || asc_alloc(fd, EV) != 0 || asc_fetch(fd, ASC_HARD_EVENT_M_V) != 0 ||
+		    asc_set(fd, ASC_HARD_EVENT_M_V, 0))
 			_exit(1);
 		if (asc_waiter_start(&w[0], fd, EV, 0, ASC_EVENT_WAIT_FOREVER) ||
 		    asc_waiter_start(&w[1], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER))
@@ -236,6 +262,7 @@ TEST_F_TIMEOUT(reset, sigkill_blocked_waiter, 10)
 {
 	pid_t pid;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {

@@ -20,6 +20,13 @@
  * The seed (default fixed) is printed; -S repeats a run's random choices
  * (thread timing cannot be repeated).
  *
+ * Checked mode is off on every TPipe of the run (ASC_EVENT_IOC_SET_MODE
+ * with mode 0 right after each open): the mix sets and waits on random
+ * (event, id) pairs, most of them neither allocated nor fetched, which
+ * checked mode would refuse as hand-written IDs, and the conservation
+ * checks below are about the raw flag semantics.  No thread binds to a
+ * pipe.
+ *
  * What is checked, and why it is exact under concurrency
  * -------------------------------------------------------
  * Three userspace locks per process order the test's own bookkeeping.
@@ -325,11 +332,24 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
 }
 
+/*
+ * Open the device and turn checked mode off for the new TPipe.
+ * Return: the descriptor, or -1 with errno set.
+ */
 static int dev_open(void)
 {
 	const char *path = getenv("ASC_EVENT_DEV");
+	struct asc_event_mode mode = { .mode = 0 };
+	int fd, err;
 
-	return open(path && *path ? path : "/dev/asc_event", O_RDWR | O_CLOEXEC);
+	fd = open(path && *path ? path : "/dev/asc_event", O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && ioctl(fd, ASC_EVENT_IOC_SET_MODE, &mode)) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
 }
 
 /**
@@ -777,7 +797,7 @@ static bool end_tpipe(struct thr *t, bool reopen)
 	p->fd = dev_open();
 	if (p->fd < 0 || xioctl(p->fd, ASC_EVENT_IOC_INFO, &info) ||
 	    info.event_ids < 1 || info.event_ids > ASC_EVENT_IDS_MAX) {
-		fail(p, K_PROC, "reopen: %s", strerror(errno));
+		fail(p, K_PROC, "reopen/set_mode/info: %s", strerror(errno));
 		return false;
 	}
 	p->ids = (int)info.event_ids;
@@ -915,7 +935,7 @@ static int proc_main(int index)
 	p->fd = dev_open();
 	if (p->fd < 0 || xioctl(p->fd, ASC_EVENT_IOC_INFO, &info) ||
 	    info.event_ids < 1 || info.event_ids > ASC_EVENT_IDS_MAX) {
-		fail(p, K_PROC, "open/info: %s", strerror(errno));
+		fail(p, K_PROC, "open/set_mode/info: %s", strerror(errno));
 		return 1;
 	}
 	p->ids = (int)info.event_ids;
@@ -1223,7 +1243,7 @@ int main(int argc, char **argv)
 		       errno == EACCES || errno == EPERM))
 		ksft_exit_skip("cannot open the device: %s\n", strerror(errno));
 	if (fd < 0 || xioctl(fd, ASC_EVENT_IOC_INFO, &info))
-		ksft_exit_fail_msg("open/info: %s\n", strerror(errno));
+		ksft_exit_fail_msg("open/set_mode/info: %s\n", strerror(errno));
 	close(fd);
 
 	run.nslots = run.procs;

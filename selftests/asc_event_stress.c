@@ -6,6 +6,8 @@
  * around a ring, as pipes of one AI core would; every round is counted
  * and the data passed along with each flag is checked, so a lost or
  * duplicated wake-up, or a flag that does not order memory, shows.
+ * Every ID a test uses is allocated or fetched first, as on the hardware:
+ * checked mode (the default) refuses hand-written IDs.
  */
 #include "asc_event_test.h"
 
@@ -158,10 +160,24 @@ TEST_F_TIMEOUT(stress, ring_of_four_pipes, 120)
 		{ ASC_HARD_EVENT_V_MTE3, 0 },
 	};
 	__u64 start = asc_now_ns();
+	int i;
 
+	/* Every ID of MTE2_V, so the last one is ours too. */
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_V));
+	}
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
 	run_ring(_metadata, self->fd, hop, RING_THREADS, RING_ROUNDS);
 	TH_LOG("%d rounds of %d hops in %ld ms", RING_ROUNDS, RING_THREADS,
 	       asc_ms_since(start));
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE2_V, i));
+	}
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE2, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -192,6 +208,7 @@ TEST_F_TIMEOUT(stress, concurrent_set_one_wins, 60)
 	struct setter *s;
 	int i;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_FIX_FIX));
 	s = calloc(2, sizeof(*s));
 	ASSERT_TRUE(s != NULL);
 	ASSERT_EQ(0, pthread_barrier_init(&go, NULL, 3));

@@ -604,4 +604,23 @@ static inline int module_load(const char *params)
 	return ret;
 }
 
+/**
+ * asc_set_unchecked() - turn checked mode off for the TPipe of @fd.
+ * @fd: open device.
+ *
+ * %ASC_EVENT_IOC_SET_MODE with mode 0.  For tests of the raw flag
+ * semantics on arbitrary (event, id) pairs, which checked mode (the
+ * default) refuses as hand-written IDs (-ENOENT).  The mode belongs to the
+ * open file: every descriptor of it, dup()ed or inherited, sees it; a new
+ * open starts with the module parameter "checked" again.
+ *
+ * Return: 0 or -errno.
+ */
+static inline int asc_set_unchecked(int fd)
+{
+	struct asc_event_mode mode = { .mode = 0, .pad = 0 };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_SET_MODE, &mode);
+}
+
 #endif /* ASC_EVENT_TEST_H */

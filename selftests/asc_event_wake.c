@@ -5,6 +5,10 @@
  * A wait blocks until its own flag is set; a set wakes exactly one waiter
  * and hands it the flag; N sets wake N waiters; a waiter whose deadline
  * passes times out even while others of the same flag are woken.
+ *
+ * The IDs are allocated or fetched before they are set and waited on, as
+ * a correct program does: checked mode (the default) refuses hand-written
+ * IDs.
  */
 #include "asc_event_test.h"
 
@@ -25,6 +29,26 @@ static int count_done(struct asc_waiter *w, int n)
 	return done;
 }
 
+/* Allocate IDs 0..@n-1 of @event (n <= event_ids). */
+static void take_ids(struct __test_metadata *_metadata, int fd, int event, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(i, asc_alloc(fd, event)) TH_LOG("event %d", event);
+	}
+}
+
+/* Release IDs 0..@n-1 of @event, taken by take_ids(). */
+static void give_ids(struct __test_metadata *_metadata, int fd, int event, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, asc_release(fd, event, i)) TH_LOG("event %d id %d", event, i);
+	}
+}
+
 /* Wait up to @ms for at least @want of @w to return; how many did. */
 static int wait_done(struct asc_waiter *w, int n, int want, unsigned int ms)
 {
@@ -40,6 +64,7 @@ TEST_F_TIMEOUT(wake, blocked_wait_woken_by_set, 10)
 {
 	struct asc_waiter w;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	ASSERT_EQ(ETIMEDOUT, asc_waiter_join(&w, 100)) TH_LOG("wait returned %d", w.ret);
@@ -56,6 +81,7 @@ TEST_F_TIMEOUT(wake, woken_long_before_deadline, 20)
 	__u64 deadline = asc_deadline_ms(10000), set_ns;
 	struct asc_waiter w;
 
+	take_ids(_metadata, self->fd, EV, self->ids > 1 ? 2 : 1);
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 1 % self->ids, deadline));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	set_ns = asc_now_ns();
@@ -72,6 +98,8 @@ TEST_F_TIMEOUT(wake, other_flags_do_not_wake, 10)
 
 	if (self->ids < 2)
 		SKIP(return, "%s: needs 2 IDs, the device has %d", _metadata->name, self->ids);
+	for (e = 0; e < ASC_NR_EVENTS; e++)
+		take_ids(_metadata, self->fd, e, 2);
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 1, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_waiter_blocked(&w, BLOCK_MS));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
@@ -84,6 +112,8 @@ TEST_F_TIMEOUT(wake, other_flags_do_not_wake, 10)
 	ASSERT_EQ(0, asc_set(self->fd, EV, 1));
 	ASSERT_EQ(0, asc_waiter_join(&w, 2000));
 	ASSERT_EQ(0, w.ret);
+	for (e = 0; e < ASC_NR_EVENTS; e++)
+		give_ids(_metadata, self->fd, e, 2);
 	ASSERT_RESET(self->fd, 0, ASC_NR_EVENTS);
 }
 
@@ -95,6 +125,9 @@ TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
 	struct asc_waiter w[NWAIT];
 	int i, j;
 
+	take_ids(_metadata, self->fd, EV, self->ids);
+	take_ids(_metadata, self->fd, ASC_HARD_EVENT_MTE3_V, 1);
+	take_ids(_metadata, self->fd, 0, 1);
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, flag[i][0], flag[i][1],
 					      ASC_EVENT_WAIT_FOREVER));
@@ -124,6 +157,9 @@ TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
 		}
 		ASSERT_EQ(0, w[i].ret) TH_LOG("waiter %d", i);
 	}
+	give_ids(_metadata, self->fd, EV, self->ids);
+	give_ids(_metadata, self->fd, ASC_HARD_EVENT_MTE3_V, 1);
+	give_ids(_metadata, self->fd, 0, 1);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -132,6 +168,7 @@ TEST_F_TIMEOUT(wake, one_set_wakes_exactly_one, 10)
 	struct asc_waiter w[NWAIT];
 	int i, ok = 0, canceled = 0;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	}
@@ -159,6 +196,7 @@ TEST_F_TIMEOUT(wake, one_set_others_time_out, 10)
 	struct asc_waiter w[NWAIT];
 	int i, ok = 0, timedout = 0;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, deadline));
 	}
@@ -184,6 +222,7 @@ TEST_F_TIMEOUT(wake, n_sets_hand_off_to_n_waiters, 10)
 	struct asc_waiter w[NWAIT];
 	int i;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	}
@@ -209,6 +248,7 @@ TEST_F_TIMEOUT(wake, huge_deadline_blocks, 10)
 	struct asc_waiter w[2];
 	int i;
 
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, deadline[i]));
 	}
