@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc_event selftests: deadlock detection.
+ *
+ * In checked mode a bound thread that waits forever for (E, id) is stuck
+ * and waits for the thread bound to SRC(E).  When stuck threads wait for
+ * each other in a cycle (V waiting on V_V by itself is one), every stuck
+ * waiter whose chain ends in the cycle fails with -EDEADLK, the counters
+ * "deadlocks" (+1 per cycle) and "err_deadlock" (+1 per failed waiter) go
+ * up and the kernel log gets one report:
+ *
+ *   asc_event: deadlock in TPipe <n> (<comm>[<tgid>]):
+ *   asc_event:   <PIPE> waits for <EVENT> id <id>, set by <SRCPIPE>
+ *   asc_event:   allocated: <EVENT>:<ids> ...   (or "none")
+ *   asc_event:   set: <EVENT>:<ids> ...         (or "none")
+ *
+ * It must never fire while a thread in the chain could still set the flag:
+ * the setter pipe is unbound, running, in a timed wait or exited; nor for
+ * an unbound waiter, with checked mode off, or once an unbound thread has
+ * set a flag (until the next RESET).  After -EDEADLK the TPipe works on.
+ *
+ * One worker thread per pipe (asc_event_pipes.h), bound as a test needs;
+ * the main thread stays unbound.  Every test reads the counters and the
+ * kernel log from its start on.
+ */
+#include "asc_event_pipes.h"
+
+/* The process name the reports must show (set before the open). */
+#define COMM		"asc_deadlock"
+
+/* Long enough for a thread to reach its ioctl in a slow guest. */
+#define BLOCK_MS	2000
+
+/* A deadlock is detected when the cycle closes: well within this. */
+#define QUICK_MS	1000
+
+/* How long a wait that must not end is watched. */
+#define HOLD_MS		150
+
+/* The first line of a deadlock report starts with this. */
+#define REPORT_HEAD	"asc_event: deadlock in TPipe "
+
+/* Index in the fixture's workers of the thread that is never bound. */
+#define UNBOUND		ASC_NR_PIPES
+
+FIXTURE(deadlock) {
+	int fd;
+	int ids;
+	int serial;
+	struct asc_worker w[ASC_NR_PIPES + 1];
+	struct asc_kmsg kmsg;
+	struct asc_stats base;
+	struct asc_text log;
+};
+
+FIXTURE_SETUP(deadlock)
+{
+	asc_set_comm(COMM);
+	self->fd = asc_open_serial(&self->serial);
+	if (self->fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
+			     errno == EACCES || errno == EPERM))
+		ASC_SKIP_SETUP("%s: %s", asc_dev_path(), strerror(errno));
+	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", asc_dev_path(), strerror(errno));
+	self->ids = asc_event_ids(_metadata, self->fd);
+	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(0, asc_kmsg_open(&self->kmsg)) TH_LOG("/dev/kmsg: %s", strerror(errno));
+	asc_stats_read(_metadata, &self->base);
+	asc_workers_start(_metadata, self->w, ASC_NR_PIPES + 1, self->fd);
+}
+
+FIXTURE_TEARDOWN(deadlock)
+{
+	asc_workers_stop(self->w, ASC_NR_PIPES + 1, self->fd);
+	if (self->fd >= 0)
+		close(self->fd);
+	asc_kmsg_close(&self->kmsg);
+	asc_text_free(&self->log);
+}
+
+/* The worker that stands for @pipe (not bound until bind_pipe()). */
+static struct asc_worker *worker(FIXTURE_DATA(deadlock) *self, int pipe)
+{
+	int i;
+
+	for (i = 0; i < ASC_NR_PIPES; i++) {
+		if (asc_pipe_at(i) == pipe)
+			return &self->w[i];
+	}
+	return &self->w[UNBOUND];
+}
+
+static struct asc_worker *bind_pipe(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(deadlock) *self, int pipe)
+{
+	struct asc_worker *w = worker(self, pipe);
+
+	ASSERT_EQ(0, W_BIND(w, pipe)) TH_LOG("bind %s", asc_pipe_name(pipe));
+	return w;
+}
+
+/* Start a forever wait on @w and assert it blocks. */
+static void block(struct __test_metadata *_metadata, struct asc_worker *w, int event, int id)
+{
+	ASSERT_EQ(0, W_WAIT_POST(w, event, id, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(asc_worker_blocked(w, BLOCK_MS)) {
+		TH_LOG("wait for %s:%d returned %d instead of blocking", asc_event_name(event), id,
+		       asc_worker_result(w, 0));
+	}
+}
+
+/* A forever wait on @w that must fail with -EDEADLK at once. */
+static void deadlocks_now(struct __test_metadata *_metadata, struct asc_worker *w, int event,
+			  int id)
+{
+	__u64 start = asc_now_ns();
+
+	ASSERT_EQ(-EDEADLK, W_WAIT(w, event, id, ASC_EVENT_WAIT_FOREVER)) {
+		TH_LOG("wait for %s:%d", asc_event_name(event), id);
+	}
+	ASSERT_GT(QUICK_MS, asc_ms_since(start));
+}
+
+/* Assert @w's blocked wait ended with @ret. */
+static void ended(struct __test_metadata *_metadata, struct asc_worker *w, int ret)
+{
+	ASSERT_EQ(ret, asc_worker_result(w, BLOCK_MS)) TH_LOG("thread %d", atomic_load(&w->tid));
+}
+
+/* Assert @w's wait is still blocked after a while. */
+static void still_blocked(struct __test_metadata *_metadata, struct asc_worker *w)
+{
+	ASSERT_EQ(ASC_WORKER_BUSY, asc_worker_result(w, HOLD_MS)) {
+		TH_LOG("a wait that nothing ended returned %d", asc_worker_result(w, 0));
+	}
+}
+
+/*
+ * Assert what happened since the last check: @cycles more deadlocks,
+ * @failed more -EDEADLK, @cycles report headers in the log.  Keeps the new
+ * log lines in self->log for check_report().
+ */
+static void expect_deadlocks(struct __test_metadata *_metadata, FIXTURE_DATA(deadlock) *self,
+			     int cycles, int failed)
+{
+	struct asc_stats now;
+
+	asc_stats_read(_metadata, &now);
+	asc_kmsg_read(&self->kmsg, &self->log, "asc_event:");
+	EXPECT_EQ(cycles, now.v[ST_DEADLOCKS] - self->base.v[ST_DEADLOCKS]);
+	EXPECT_EQ(failed, now.v[ST_ERR_DEADLOCK] - self->base.v[ST_ERR_DEADLOCK]);
+	EXPECT_EQ(cycles, asc_count_lines(asc_text_str(&self->log),
+					  REPORT_HEAD));
+	ASSERT_TRUE(_metadata->passed) TH_LOG("log since the last check:\n%s",
+					      asc_text_str(&self->log));
+	self->base = now;
+}
+
+/*
+ * Assert the report in self->log: its first line names this TPipe and
+ * process, and its detail lines are exactly @lines (any order),
+ * NULL-terminated.
+ */
+static void check_report(struct __test_metadata *_metadata, FIXTURE_DATA(deadlock) *self,
+			 const char *const *lines)
+{
+	const char *log = asc_text_str(&self->log), *h;
+	char head[128];
+	int n;
+
+	ASSERT_EQ(1, asc_count_lines(log, REPORT_HEAD)) TH_LOG("%s", log);
+	if (self->serial > 0) {
+		snprintf(head, sizeof(head), REPORT_HEAD "%d (%s[%d]):", self->serial, COMM,
+			 getpid());
+		ASSERT_EQ(1, asc_count_lines(log, head)) TH_LOG("no \"%s\" in:\n%s", head, log);
+	} else {
+		snprintf(head, sizeof(head), " (%s[%d]):", COMM, getpid());
+		h = strstr(log, REPORT_HEAD);
+		ASSERT_TRUE(h != NULL);
+		h = strstr(h + strlen(REPORT_HEAD), head);
+		ASSERT_TRUE(h != NULL) TH_LOG("no \"%s\" in:\n%s", head, log);
+	}
+	for (n = 0; lines[n]; n++) {
+		ASSERT_EQ(1, asc_count_line(log, lines[n])) TH_LOG("\"%s\" in:\n%s", lines[n], log);
+	}
+	ASSERT_EQ(n, asc_count_lines(log, "asc_event:   ")) TH_LOG("detail lines of:\n%s", log);
+}
+
+TEST_F(deadlock, two_pipe_cycle)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	const char *const report[] = {
+		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
+		"asc_event:   MTE3 waits for V_MTE3 id 0, set by V",
+		"asc_event:   allocated: MTE3_V:0 V_MTE3:0",
+		"asc_event:   set: none",
+		NULL
+	};
+	int round;
+
+	asc_kmsg_settle(REPORT_HEAD, 2);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	for (round = 0; round < 2; round++) {
+		if (round == 0) {
+			block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+			deadlocks_now(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+			ended(_metadata, v, -EDEADLK);
+		} else {
+			block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+			deadlocks_now(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+			ended(_metadata, m3, -EDEADLK);
+		}
+		expect_deadlocks(_metadata, self, 1, 2);
+		check_report(_metadata, self, report);
+	}
+
+	/* Usable: the same flags pass when set by their source pipes. */
+	ASSERT_EQ(0, W_SET(m3, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
+	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE3, 0));
+	ended(_metadata, m3, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F(deadlock, barrier_waiting_on_itself)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	const char *const report_v[] = {
+		"asc_event:   V waits for V_V id 0, set by V",
+		"asc_event:   allocated: V_V:0 FIX_FIX:0",
+		"asc_event:   set: none",
+		NULL
+	};
+	const char *const report_fix[] = {
+		"asc_event:   FIX waits for FIX_FIX id 0, set by FIX",
+		"asc_event:   allocated: V_V:0 FIX_FIX:0",
+		"asc_event:   set: none",
+		NULL
+	};
+
+	asc_kmsg_settle(REPORT_HEAD, 2);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
+	/* A flag that is set ends the wait: no deadlock. */
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
+	/* A timed wait is never a deadlock. */
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, asc_deadline_ms(50)));
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	deadlocks_now(_metadata, v, ASC_HARD_EVENT_V_V, 0);
+	expect_deadlocks(_metadata, self, 1, 1);
+	check_report(_metadata, self, report_v);
+
+	deadlocks_now(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	expect_deadlocks(_metadata, self, 1, 1);
+	check_report(_metadata, self, report_fix);
+
+	ASSERT_EQ(0, W_SET(fix, ASC_HARD_EVENT_FIX_FIX, 0));
+	ASSERT_EQ(0, W_WAIT(fix, ASC_HARD_EVENT_FIX_FIX, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F(deadlock, three_pipe_cycle)
+{
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m2 = bind_pipe(_metadata, self, ASC_PIPE_MTE2);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	const char *const report[] = {
+		"asc_event:   MTE2 waits for V_MTE2 id 0, set by V",
+		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
+		"asc_event:   MTE3 waits for MTE2_MTE3 id 0, set by MTE2",
+		"asc_event:   allocated: V_MTE2:0 MTE3_V:0 MTE2_MTE3:0 S_V:0,1",
+		"asc_event:   set: S_V:1",
+		NULL
+	};
+
+	asc_kmsg_settle(REPORT_HEAD, 1);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_S_V));
+	ASSERT_EQ(1, asc_alloc(self->fd, ASC_HARD_EVENT_S_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
+	/* A flag set for a pipe outside the cycle does not help it. */
+	ASSERT_EQ(0, W_SET(s, ASC_HARD_EVENT_S_V, 1));
+
+	block(_metadata, m2, ASC_HARD_EVENT_V_MTE2, 0);
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, m3, ASC_HARD_EVENT_MTE2_MTE3, 0);
+	ended(_metadata, m2, -EDEADLK);
+	ended(_metadata, v, -EDEADLK);
+	expect_deadlocks(_metadata, self, 1, 3);
+	check_report(_metadata, self, report);
+
+	/* The set flag is still there for V. */
+	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_S_V, 1, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_S_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_S_V, 1));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE2_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE2, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * S waits for V, which ends up in a cycle with MTE3: S fails with them.  M
+ * waits for FIX, which runs: M is left alone and gets its flag later.
+ */
+TEST_F(deadlock, chain_into_cycle_fails_with_it)
+{
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m = bind_pipe(_metadata, self, ASC_PIPE_M);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	const char *const report[] = {
+		"asc_event:   S waits for V_S id 0, set by V",
+		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
+		"asc_event:   MTE3 waits for V_MTE3 id 0, set by V",
+		"asc_event:   allocated: MTE3_V:0 V_MTE3:0 FIX_M:0 V_S:0",
+		"asc_event:   set: none",
+		NULL
+	};
+
+	asc_kmsg_settle(REPORT_HEAD, 1);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_M));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	block(_metadata, s, ASC_HARD_EVENT_V_S, 0);
+	block(_metadata, m, ASC_HARD_EVENT_FIX_M, 0);
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ended(_metadata, v, -EDEADLK);
+	ended(_metadata, s, -EDEADLK);
+	still_blocked(_metadata, m);
+	expect_deadlocks(_metadata, self, 1, 3);
+	check_report(_metadata, self, report);
+
+	ASSERT_EQ(0, W_SET(fix, ASC_HARD_EVENT_FIX_M, 0));
+	ended(_metadata, m, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_S, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_M, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/* The setter pipe is bound and busy (sleeping): the waits just wait. */
+TEST_F(deadlock, running_setter_not_a_deadlock)
+{
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	__u64 start;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
+	ASSERT_EQ(0, asc_worker_post(m3, ASC_OP_SET, ASC_HARD_EVENT_MTE3_V, 0, 0, 200));
+	start = asc_now_ns();
+	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_LE(150, asc_ms_since(start));
+	ended(_metadata, m3, 0);
+
+	/* A chain S -> V -> MTE3 that ends in the running MTE3. */
+	ASSERT_EQ(0, asc_worker_post(m3, ASC_OP_SET, ASC_HARD_EVENT_MTE3_V, 0, 0, 200));
+	block(_metadata, s, ASC_HARD_EVENT_V_S, 0);
+	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ended(_metadata, m3, 0);
+	still_blocked(_metadata, s);
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_S, 0));
+	ended(_metadata, s, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_S, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/* Nobody stands for the setter pipe: the waits time out or wait on. */
+TEST_F(deadlock, unbound_setter_not_a_deadlock)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m2 = bind_pipe(_metadata, self, ASC_PIPE_MTE2);
+	__u64 deadline;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
+	deadline = asc_deadline_ms(300);
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, deadline));
+	ASSERT_LE(deadline, asc_now_ns());
+
+	/* Forever: MTE2 -> V -> MTE3, and nobody is MTE3. */
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	block(_metadata, m2, ASC_HARD_EVENT_V_MTE2, 0);
+	still_blocked(_metadata, v);
+	still_blocked(_metadata, m2);
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ended(_metadata, v, 0);
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE2, 0));
+	ended(_metadata, m2, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE2, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * The thread bound to the setter pipe exited: no deadlock.  A new thread
+ * that takes the pipe over and closes the cycle makes one.
+ */
+TEST_F(deadlock, exited_setter_not_a_deadlock)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *heir = &self->w[UNBOUND];
+
+	asc_kmsg_settle(REPORT_HEAD, 1);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_worker_stop(m3));
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	still_blocked(_metadata, v);
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	ASSERT_EQ(0, W_BIND(heir, ASC_PIPE_MTE3));
+	deadlocks_now(_metadata, heir, ASC_HARD_EVENT_V_MTE3, 0);
+	ended(_metadata, v, -EDEADLK);
+	expect_deadlocks(_metadata, self, 1, 2);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * A timed wait in the would-be cycle is no deadlock, whichever side it is
+ * on; once the timed wait has ended and becomes a forever one, it is.
+ */
+TEST_F(deadlock, timed_wait_in_cycle)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	__u64 deadline;
+
+	asc_kmsg_settle(REPORT_HEAD, 1);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+
+	/* V forever, MTE3 timed: MTE3 times out, then sets V's flag. */
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	deadline = asc_deadline_ms(300);
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(m3, ASC_HARD_EVENT_V_MTE3, 0, deadline));
+	ASSERT_LE(deadline, asc_now_ns());
+	still_blocked(_metadata, v);
+	ASSERT_EQ(0, W_SET(m3, ASC_HARD_EVENT_MTE3_V, 0));
+	ended(_metadata, v, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	/* V timed, MTE3 forever: V times out; MTE3 waits on. */
+	ASSERT_EQ(0, W_WAIT_POST(v, ASC_HARD_EVENT_MTE3_V, 0, asc_deadline_ms(300)));
+	ASSERT_TRUE(asc_worker_blocked(v, BLOCK_MS));
+	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ended(_metadata, v, -ETIMEDOUT);
+	still_blocked(_metadata, m3);
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	/* Now V waits forever too: that closes the cycle. */
+	deadlocks_now(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	ended(_metadata, m3, -EDEADLK);
+	expect_deadlocks(_metadata, self, 1, 2);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/* An unbound thread's forever wait is not part of the graph. */
+TEST_F(deadlock, unbound_waiter_not_a_deadlock)
+{
+	struct asc_worker *u = &self->w[UNBOUND];
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+
+	/* Where a bound V would deadlock on its own barrier. */
+	block(_metadata, u, ASC_HARD_EVENT_V_V, 0);
+	still_blocked(_metadata, u);
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_V, 0));
+	ended(_metadata, u, 0);
+
+	/* Where V would close a cycle with MTE3, but V's thread is not bound. */
+	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_NONE));
+	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	block(_metadata, u, ASC_HARD_EVENT_MTE3_V, 0);
+	still_blocked(_metadata, m3);
+	still_blocked(_metadata, u);
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE3, 0));
+	ended(_metadata, m3, 0);
+	ASSERT_EQ(0, W_SET(m3, ASC_HARD_EVENT_MTE3_V, 0));
+	ended(_metadata, u, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_F(deadlock, checked_mode_off_no_detection)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	long long canceled = asc_stat_read("err_canceled");
+
+	asc_kmsg_settle(REPORT_HEAD, 1);
+	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	block(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	still_blocked(_metadata, v);
+	still_blocked(_metadata, m3);
+	still_blocked(_metadata, fix);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_RESET(self->fd, 0, 0);
+	ended(_metadata, v, -ECANCELED);
+	ended(_metadata, m3, -ECANCELED);
+	ended(_metadata, fix, -ECANCELED);
+	ASSERT_EQ(canceled + 3, asc_stat_read("err_canceled"));
+
+	/* Back on. */
+	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
+	deadlocks_now(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	expect_deadlocks(_metadata, self, 1, 1);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * After an unbound thread has set a flag, any wait might be ended by it
+ * again: no detection until RESET.  A refused unbound set does not count.
+ */
+TEST_F(deadlock, unbound_set_turns_detection_off_until_reset)
+{
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	const int ev[5] = {
+		ASC_HARD_EVENT_S_V, ASC_HARD_EVENT_S_MTE2, ASC_HARD_EVENT_FIX_FIX,
+		ASC_HARD_EVENT_MTE3_V, ASC_HARD_EVENT_V_MTE3,
+	};
+	int i;
+
+	asc_kmsg_settle(REPORT_HEAD, 2);
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, asc_alloc(self->fd, ev[i]));
+	}
+	ASSERT_EQ(0, W_SET(s, ASC_HARD_EVENT_S_V, 0));
+	ASSERT_EQ(-EBUSY, asc_set(self->fd, ASC_HARD_EVENT_S_V, 0));
+	ASSERT_EQ(-ENOENT, asc_set(self->fd, ASC_HARD_EVENT_S_V, self->ids - 1));
+	ASSERT_EQ(-EINVAL, asc_set(self->fd, ASC_HARD_EVENT_S_V, self->ids));
+	deadlocks_now(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	expect_deadlocks(_metadata, self, 1, 1);
+
+	/* A successful set by an unbound thread. */
+	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_S_MTE2, 0));
+	block(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	still_blocked(_metadata, fix);
+	still_blocked(_metadata, v);
+	still_blocked(_metadata, m3);
+	expect_deadlocks(_metadata, self, 0, 0);
+
+	/* Leave nothing behind for RESET to report, then reset. */
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_S_V, 0, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_S_MTE2, 0, 0));
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
+	}
+	ASSERT_RESET(self->fd, 0, 0);
+	ended(_metadata, fix, -ECANCELED);
+	ended(_metadata, v, -ECANCELED);
+	ended(_metadata, m3, -ECANCELED);
+
+	/* Detection is on again. */
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ended(_metadata, v, -EDEADLK);
+	expect_deadlocks(_metadata, self, 1, 2);
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/* A V_V barrier on a fetched ID: reused once fine, then waited on alone. */
+TEST_F(deadlock, fetched_id_barrier)
+{
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	const char *const report[] = {
+		"asc_event:   V waits for V_V id 0, set by V",
+		"asc_event:   allocated: none",
+		"asc_event:   set: none",
+		NULL
+	};
+
+	asc_kmsg_settle(REPORT_HEAD, 1);
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
+	deadlocks_now(_metadata, v, ASC_HARD_EVENT_V_V, 0);
+	expect_deadlocks(_metadata, self, 1, 1);
+	check_report(_metadata, self, report);
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+TEST_HARNESS_MAIN
