@@ -3,7 +3,7 @@
 # asc-event top-level build.
 #
 #   make          the module (for the default test kernel), libasc, tools, selftests
-#   make run      set-up, build, and the vadd demo in a QEMU guest
+#   make run      set-up, build, the vadd demo in a QEMU guest and its timeline
 #   make check    set-up, build checks, library tests and selftests in the guest
 #   make check-all the same on every test kernel, plus the long tests
 #
@@ -14,8 +14,12 @@
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL ?= 6.1
-KERNEL_RELEASE ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release)
+ifeq ($(origin KERNEL_RELEASE),undefined)
+KERNEL_RELEASE = $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release)
+KDIR ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir)
+else
 KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
+endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
 .PHONY: all deps deps-all module module-clean lib tools selftests check check-all run clean
@@ -55,9 +59,16 @@ check: deps
 check-all: deps-all
 	@$(TOP)/tools/asc-check --all
 
+# The demo, then the demo again under `ascctl trace` (8 tiles, so that the
+# picture stays readable): its timeline lands in build/timeline/.
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(TOP)/tools/asc-vm --kernel $(KERNEL) -- $(BUILD)/tools/asc-vadd
+	@rm -f $(BUILD)/timeline/vadd.json $(BUILD)/timeline/vadd.svg
+	$(TOP)/tools/asc-vm --kernel $(KERNEL) --output $(BUILD)/timeline -- sh -c \
+		'$(BUILD)/tools/asc-vadd && $(BUILD)/tools/ascctl trace \
+		 -o "$$ASC_VM_SCRATCH/vadd" -- $(BUILD)/tools/asc-vadd -q -n 256k'
+	@echo "timeline: $(BUILD)/timeline/vadd.json (open in https://ui.perfetto.dev)"
+	@echo "timeline: $(BUILD)/timeline/vadd.svg (open in a web browser)"
 
 clean:
 	rm -rf $(BUILD)

@@ -10,7 +10,9 @@
  * can load tile t+1 while V adds tile t and MTE3 stores tile t-1.  Nothing
  * orders the threads but set_flag/wait_flag on the device, issued as on the
  * hardware: a flag is set by the source pipe of its HardEvent and waited by
- * the destination pipe.
+ * the destination pipe.  Each thread binds itself to its pipe
+ * (asc_pipe_bind()), so the device's checked mode holds it to that role and
+ * `ascctl trace` shows one lane per pipe.
  *
  *   MTE2_V[b]   MTE2 -> V     input buffer b holds a loaded tile
  *   V_MTE2[b]   V -> MTE2     input buffer b is free again
@@ -34,7 +36,11 @@
  * fetched ID strictly alternate.  This costs no throughput: MTE3 stores the
  * tiles in order and could not start tile t+1 before finishing tile t anyway.
  * Nothing here allocates V_MTE3, so the fetched ID stays free, which is what
- * fetch relies on.
+ * fetch relies on.  It also stays the ID checked mode accepts without an
+ * allocation: the last fetch of V_MTE3, from the one fetch in take_ids()
+ * until the final asc_pipe_reset(), with no other fetch of V_MTE3 and no
+ * reset in between (a pipe that fails resets the TPipe, but then nothing
+ * sets or waits any more).
  *
  * "Buffer free" flags start set, as in real kernels: before their loops V
  * sets V_MTE2 for both input buffers and MTE3 sets MTE3_V for both output
@@ -97,8 +103,8 @@ enum vadd_pipe_id {
 /**
  * struct vadd_error - the first libasc call that failed on one pipe.
  * @op: name of the libasc function; NULL when nothing failed.
- * @event: its HardEvent.
- * @id: its event ID.
+ * @event: its HardEvent; -1 for asc_pipe_bind().
+ * @id: its event ID; the pipe for asc_pipe_bind().
  * @err: errno it left.
  * @when: CLOCK_MONOTONIC ns, to tell the first failure from the cancels it
  *	caused on the other pipes.
@@ -118,6 +124,7 @@ struct vadd;
  * @va: the whole computation.
  * @name: pipe name for messages.
  * @run: the pipe's program.
+ * @pipe_id: the ASC_PIPE_* the thread binds to.
  * @busy: per tile, start and end of the pipe's work (CLOCK_MONOTONIC ns),
  *	2 * ntiles entries, written only by this thread until it is joined.
  * @error: why the pipe stopped early.
@@ -127,6 +134,7 @@ struct vadd_stage {
 	struct vadd *va;
 	const char *name;
 	void (*run)(struct vadd_stage *st);
+	int pipe_id;
 	uint64_t *busy;
 	struct vadd_error error;
 	pthread_t thread;
@@ -151,6 +159,8 @@ struct vadd_stage {
  * @out_ready: the V_MTE3 ID (fetched).
  * @nr_alloc: how many of the allocated IDs are currently held, in the
  *	order in_ready[0], in_free[0], out_free[0], in_ready[1], ...
+ * @unbound: the driver predates pipe roles (asc_pipe_bind() ENOTTY): the
+ *	threads run unbound.
  * @cancelled: set when a pipe failed; the others stop at their next wait.
  * @stage: the three pipes.
  */
@@ -171,6 +181,7 @@ struct vadd {
 	int out_free[VADD_NR_BUFS];
 	int out_ready;
 	int nr_alloc;
+	atomic_bool unbound;
 	atomic_bool cancelled;
 	struct vadd_stage stage[VADD_NR_PIPES];
 };
@@ -333,6 +344,13 @@ static void *stage_thread(void *arg)
 {
 	struct vadd_stage *st = arg;
 
+	if (asc_pipe_bind(st->va->pipe, st->pipe_id) < 0) {
+		if (errno != ENOTTY) {
+			stage_fail(st, "asc_pipe_bind", -1, st->pipe_id);
+			return NULL;
+		}
+		atomic_store(&st->va->unbound, true);
+	}
 	st->run(st);
 	return NULL;
 }
@@ -605,6 +623,11 @@ static void report(const struct vadd *va, uint64_t elapsed, const char *dev, int
 	span_ms = s.span / 1e6;
 
 	printf("%s: device %s, %d event IDs per HardEvent\n", progname, dev, ids);
+	if (atomic_load(&va->unbound))
+		printf("%s: driver without pipe roles: threads ran unbound\n", progname);
+	else
+		printf("%s: threads bound to MTE2, V and MTE3, checked mode %s\n", progname,
+		       asc_pipe_checked(va->pipe) > 0 ? "on" : "off");
 	printf("%s: IDs MTE2_V %d,%d V_MTE2 %d,%d MTE3_V %d,%d (alloc), V_MTE3 %d (fetch)\n",
 	       progname, va->in_ready[0], va->in_ready[1], va->in_free[0], va->in_free[1],
 	       va->out_free[0], va->out_free[1], va->out_ready);
@@ -635,8 +658,8 @@ static int run_pipes(struct vadd *va, uint64_t *elapsed)
 	static void (*const runs[VADD_NR_PIPES])(struct vadd_stage *) = {
 		[VADD_MTE2] = mte2_run, [VADD_V] = v_run, [VADD_MTE3] = mte3_run,
 	};
-	static const char *const names[VADD_NR_PIPES] = {
-		[VADD_MTE2] = "MTE2", [VADD_V] = "V", [VADD_MTE3] = "MTE3",
+	static const int pipe_ids[VADD_NR_PIPES] = {
+		[VADD_MTE2] = ASC_PIPE_MTE2, [VADD_V] = ASC_PIPE_V, [VADD_MTE3] = ASC_PIPE_MTE3,
 	};
 	const struct vadd_error *first = NULL;
 	uint64_t start;
@@ -647,7 +670,8 @@ static int run_pipes(struct vadd *va, uint64_t *elapsed)
 		struct vadd_stage *st = &va->stage[started];
 
 		st->va = va;
-		st->name = names[started];
+		st->pipe_id = pipe_ids[started];
+		st->name = asc_pipe_id_name(st->pipe_id);
 		st->run = runs[started];
 		err = pthread_create(&st->thread, NULL, stage_thread, st);
 		if (err) {
@@ -675,8 +699,12 @@ static int run_pipes(struct vadd *va, uint64_t *elapsed)
 	for (p = 0; p < VADD_NR_PIPES; p++)
 		if (&va->stage[p].error == first)
 			fprintf(stderr, "%s: pipe %s failed: ", progname, va->stage[p].name);
-	fprintf(stderr, "%s(%s, %d): %s\n", first->op, event_name(first->event), first->id,
-		strerror(first->err));
+	if (first->event < 0)
+		fprintf(stderr, "%s(%s): %s\n", first->op, asc_pipe_id_name(first->id),
+			strerror(first->err));
+	else
+		fprintf(stderr, "%s(%s, %d): %s\n", first->op, event_name(first->event),
+			first->id, strerror(first->err));
 	return -1;
 }
 
@@ -748,7 +776,7 @@ int main(int argc, char **argv)
 			progname, ids, VADD_NR_BUFS);
 		goto out_close;
 	}
-	if (take_ids(&va) || setup_memory(&va))
+	if (setup_memory(&va) || take_ids(&va))
 		goto out_free;
 
 	if (run_pipes(&va, &elapsed))

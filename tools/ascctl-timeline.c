@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ascctl trace: the parsed records as a timeline, what the JSON and the SVG
+ * writers draw.
+ *
+ * Every TPipe (by serial number) gets one lane per pipe that appears in its
+ * records, ordered the way data moves through an AI core: S, MTE2, MTE1, M,
+ * FIX, V, MTE3, then the calls of unbound threads ("-", shown as
+ * "unbound").  A wait becomes one item from its wait_start to its wait_end
+ * (matched per thread: a thread waits for one flag at a time); sets, allocs,
+ * fetches, releases and deadlock reports are points on their lane; resets
+ * and leak reports are points for the whole TPipe.
+ *
+ * Hand-offs: a flag is one bit, so the successful sets and consuming waits
+ * of one (TPipe, HardEvent, ID) alternate, and each consuming wait took the
+ * flag of the set before it.  A set is traced after it woke the waiter, so
+ * the waiter's wait_end may come first in the trace; such a wait is kept
+ * until the next set of its flag.  A reset clears the TPipe's flags and
+ * forgets both.
+ *
+ * The trace file has microseconds; records keep their order (the kernel
+ * merges the per-CPU buffers by nanosecond time) by moving each one at least
+ * 1 ns after the one before.
+ */
+#define _GNU_SOURCE
+#include <asc.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascctl.h"
+
+
+/* Data path order of the lanes; anything else after them. */
+static const char *const lane_order[] = { "S", "MTE2", "MTE1", "M", "FIX", "V", "MTE3", "-" };
+#define NR_KNOWN_LANES	((int)(sizeof(lane_order) / sizeof(lane_order[0])))
+
+/**
+ * struct flag_state - hand-off matching of one (HardEvent, ID) of a TPipe,
+ * an entry of an open-addressing hash table.
+ * @used: the entry holds a flag.
+ * @tpipe: index of the TPipe.
+ * @key: HardEvent * %ASC_EVENT_IDS_MAX + ID.
+ * @epoch: the TPipe's reset count when @set and @wait were last valid; a
+ *	reset forgets every flag of the TPipe by counting up.
+ * @set: set item whose flag no wait has consumed yet, or -1.
+ * @wait: consuming wait item that came before its set in the trace, or -1.
+ */
+struct flag_state {
+	bool used;
+	int tpipe;
+	int key;
+	unsigned int epoch;
+	long set;
+	long wait;
+};
+
+/**
+ * struct open_wait - a wait_start not yet ended.
+ * @tid: the waiting thread.
+ * @rec: index of its wait_start record.
+ */
+struct open_wait {
+	int tid;
+	size_t rec;
+};
+
+/**
+ * struct tl_builder - state of asc_timeline_build() while it runs.
+ * @tl: the timeline being built.
+ * @ts: per record, ns since the first record, strictly increasing.
+ * @flags: the flags seen, hashed; at most half full.
+ * @flags_mask: number of entries of @flags minus one (a power of two).
+ * @epoch: per TPipe, how many resets it had.
+ * @open: waits started and not ended.
+ * @nr_open: how many.
+ * @cap_items: room in tl->items.
+ * @cap_flows: room in tl->flows.
+ */
+struct tl_builder {
+	struct asc_timeline *tl;
+	uint64_t *ts;
+	struct flag_state *flags;
+	size_t flags_mask;
+	unsigned int *epoch;
+	struct open_wait *open;
+	size_t nr_open;
+	size_t cap_items;
+	size_t cap_flows;
+};
+
+/**
+ * asc_errno_name() - the name of an error code from a tracepoint.
+ * @ret: 0 or a negative errno.
+ *
+ * Return: "ok", "EBUSY", ..., "ERESTARTSYS" (a signal ended the call), or
+ * "error <ret>" (in a static buffer) for a code nobody names.
+ */
+const char *asc_errno_name(int ret)
+{
+	/* Kernel-internal codes a tracepoint may see: a signal interrupted the call. */
+	static const char *const restart[] = {
+		"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
+		"ERESTART_RESTARTBLOCK",
+	};
+	static char buf[24];
+	const char *name;
+
+	if (!ret)
+		return "ok";
+	if (ret <= -512 && ret >= -516)
+		return restart[-ret - 512];
+	name = ret < 0 ? strerrorname_np(-ret) : NULL;
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "error %d", ret);
+	return buf;
+}
+
+/**
+ * asc_tl_item_failed() - whether an item is drawn as a failure.
+ * @it: the item.
+ *
+ * Failed calls, deadlock reports, leak reports and waits still blocked at
+ * the end of the trace are failures; a wait that timed out is not (timed
+ * waits and polls time out by design).
+ *
+ * Return: true for a failure.
+ */
+bool asc_tl_item_failed(const struct asc_tl_item *it)
+{
+	switch (it->rec->kind) {
+	case ASC_REC_DEADLOCK:
+	case ASC_REC_LEAK:
+		return true;
+	case ASC_REC_RESET:
+		return false;
+	default:
+		break;
+	}
+	if (it->unfinished)
+		return true;
+	return it->rec->ret < 0 && !(it->kind == ASC_TL_WAIT && it->rec->ret == -ETIMEDOUT);
+}
+
+/**
+ * asc_tl_item_title() - a short description of an item.
+ * @it: the item.
+ * @buf: where it goes.
+ * @size: size of @buf.
+ *
+ * "set V_MTE3:0", "wait MTE2_V:1 ETIMEDOUT", "reset", "leak at close",
+ * "deadlock: waits V_MTE3:0"...
+ *
+ * Return: what snprintf() returns.
+ */
+int asc_tl_item_title(const struct asc_tl_item *it, char *buf, size_t size)
+{
+	const struct asc_rec *r = it->rec;
+
+	switch (r->kind) {
+	case ASC_REC_RESET:
+		return snprintf(buf, size, "reset");
+	case ASC_REC_LEAK:
+		return snprintf(buf, size, "leak at %s", r->at[0] ? r->at : "?");
+	case ASC_REC_DEADLOCK:
+		return snprintf(buf, size, "deadlock: waits %s:%d", r->event, r->id);
+	case ASC_REC_WAIT_START:
+		return snprintf(buf, size, "wait %s:%d unfinished", r->event, r->id);
+	case ASC_REC_WAIT_END:
+		return snprintf(buf, size, "wait %s:%d%s%s", r->event, r->id, r->ret ? " " : "",
+				r->ret ? asc_errno_name(r->ret) : "");
+	default:
+		return snprintf(buf, size, "%s %s:%d%s%s", asc_rec_kind_name(r->kind), r->event,
+				r->id, r->ret ? " " : "", r->ret ? asc_errno_name(r->ret) : "");
+	}
+}
+
+static int lane_rank(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NR_KNOWN_LANES; i++)
+		if (!strcmp(lane_order[i], name))
+			return i;
+	return NR_KNOWN_LANES;
+}
+
+static bool rec_has_lane(const struct asc_rec *r)
+{
+	return r->kind != ASC_REC_RESET && r->kind != ASC_REC_LEAK;
+}
+
+static int find_tpipe(const struct asc_timeline *tl, int serial)
+{
+	int lo = 0, hi = tl->nr_tpipes;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (tl->tpipes[mid].serial < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tl->nr_tpipes && tl->tpipes[lo].serial == serial ? lo : -1;
+}
+
+static int find_lane(const struct asc_tl_tpipe *tp, const char *name)
+{
+	int l;
+
+	for (l = 0; l < tp->nr_lanes; l++)
+		if (!strcmp(tp->lanes[l].name, name))
+			return l;
+	return -1;
+}
+
+static int cmp_lane(const void *a, const void *b)
+{
+	const struct asc_tl_lane *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The TPipes and their lanes, sorted. */
+static int collect_tpipes(struct asc_timeline *tl)
+{
+	const struct asc_trace *tr = tl->trace;
+	int *serials, n = 0, i;
+	size_t r;
+
+	serials = malloc((tr->nr_recs + 1) * sizeof(*serials));
+	if (!serials)
+		return -1;
+	for (r = 0; r < tr->nr_recs; r++)
+		serials[n++] = tr->recs[r].tpipe;
+	qsort(serials, n, sizeof(*serials), cmp_int);
+	tl->tpipes = calloc(n + 1, sizeof(*tl->tpipes));
+	if (!tl->tpipes) {
+		free(serials);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (!i || serials[i] != serials[i - 1])
+			tl->tpipes[tl->nr_tpipes++].serial = serials[i];
+	free(serials);
+
+	for (r = 0; r < tr->nr_recs; r++) {
+		const struct asc_rec *rec = &tr->recs[r];
+		struct asc_tl_tpipe *tp = &tl->tpipes[find_tpipe(tl, rec->tpipe)];
+		const char *name = rec->pipe[0] ? rec->pipe : "-";
+		struct asc_tl_lane *lane;
+
+		if (!tp->comm[0])
+			snprintf(tp->comm, sizeof(tp->comm), "%s", rec->comm);
+		if (!rec_has_lane(rec) || find_lane(tp, name) >= 0 ||
+		    tp->nr_lanes == ASC_TL_MAX_LANES)
+			continue;
+		lane = &tp->lanes[tp->nr_lanes++];
+		snprintf(lane->name, sizeof(lane->name), "%s", name);
+		lane->rank = lane_rank(name);
+	}
+	for (i = 0; i < tl->nr_tpipes; i++) {
+		struct asc_tl_tpipe *tp = &tl->tpipes[i];
+		int l;
+
+		qsort(tp->lanes, tp->nr_lanes, sizeof(tp->lanes[0]), cmp_lane);
+		for (l = 0; l < tp->nr_lanes; l++)
+			tp->lanes[l].label = strcmp(tp->lanes[l].name, "-") ?
+					     tp->lanes[l].name : "unbound";
+	}
+	return 0;
+}
+
+/*
+ * Append the item of record @r; *@out is NULL when it has no lane (more
+ * distinct pipes than lanes: not drawn).  Return: 0, or -1 out of memory.
+ */
+static int add_item(struct tl_builder *b, enum asc_tl_kind kind, size_t r,
+		    struct asc_tl_item **out)
+{
+	struct asc_timeline *tl = b->tl;
+	const struct asc_rec *rec = &tl->trace->recs[r];
+	struct asc_tl_item *it;
+	int tp, lane = -1;
+
+	*out = NULL;
+	tp = find_tpipe(tl, rec->tpipe);
+	if (kind != ASC_TL_TPIPE) {
+		lane = find_lane(&tl->tpipes[tp], rec->pipe[0] ? rec->pipe : "-");
+		if (lane < 0)
+			return 0;
+	}
+	if (tl->nr_items == b->cap_items) {
+		size_t ncap = b->cap_items ? 2 * b->cap_items : 256;
+
+		it = realloc(tl->items, ncap * sizeof(*it));
+		if (!it)
+			return -1;
+		tl->items = it;
+		b->cap_items = ncap;
+	}
+	it = &tl->items[tl->nr_items++];
+	*it = (struct asc_tl_item){
+		.kind = kind,
+		.rec = rec,
+		.tpipe = tp,
+		.lane = lane,
+		.start = b->ts[r],
+		.end = b->ts[r],
+	};
+	*out = it;
+	return 0;
+}
+
+static struct flag_state *flag_of(struct tl_builder *b, const struct asc_rec *rec)
+{
+	int event = asc_hard_event_from_name(rec->event);
+	int tp = find_tpipe(b->tl, rec->tpipe), key;
+	struct flag_state *fs;
+	size_t h;
+
+	if (event < 0 || rec->id < 0 || rec->id >= ASC_EVENT_IDS_MAX)
+		return NULL;
+	key = event * ASC_EVENT_IDS_MAX + rec->id;
+	h = ((size_t)tp * 2654435761u + key * 40503u) & b->flags_mask;
+	for (;; h = (h + 1) & b->flags_mask) {
+		fs = &b->flags[h];
+		if (!fs->used || (fs->tpipe == tp && fs->key == key))
+			break;
+	}
+	if (!fs->used || fs->epoch != b->epoch[tp])
+		*fs = (struct flag_state){
+			.used = true, .tpipe = tp, .key = key, .epoch = b->epoch[tp],
+			.set = -1, .wait = -1,
+		};
+	return fs;
+}
+
+static int add_flow(struct tl_builder *b, long set, long wait)
+{
+	struct asc_timeline *tl = b->tl;
+
+	if (tl->nr_flows == b->cap_flows) {
+		size_t ncap = b->cap_flows ? 2 * b->cap_flows : 256;
+		struct asc_tl_flow *n = realloc(tl->flows, ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		tl->flows = n;
+		b->cap_flows = ncap;
+	}
+	tl->flows[tl->nr_flows++] = (struct asc_tl_flow){ .set = set, .wait = wait };
+	tl->items[set].flow_out = tl->nr_flows;
+	tl->items[wait].flow_in = tl->nr_flows;
+	return 0;
+}
+
+static void forget_flags(struct tl_builder *b, int serial)
+{
+	b->epoch[find_tpipe(b->tl, serial)]++;
+}
+
+static int match_set(struct tl_builder *b, long item)
+{
+	struct flag_state *fs = flag_of(b, b->tl->items[item].rec);
+
+	if (!fs)
+		return 0;
+	if (fs->wait >= 0) {
+		long wait = fs->wait;
+
+		fs->wait = -1;
+		return add_flow(b, item, wait);
+	}
+	fs->set = item;
+	return 0;
+}
+
+static int match_wait(struct tl_builder *b, long item)
+{
+	struct flag_state *fs = flag_of(b, b->tl->items[item].rec);
+
+	if (!fs)
+		return 0;
+	if (fs->set >= 0) {
+		long set = fs->set;
+
+		fs->set = -1;
+		return add_flow(b, set, item);
+	}
+	fs->wait = item;
+	return 0;
+}
+
+static int wait_end(struct tl_builder *b, size_t r)
+{
+	const struct asc_rec *rec = &b->tl->trace->recs[r];
+	struct asc_tl_item *it;
+	size_t i;
+
+	if (add_item(b, ASC_TL_WAIT, r, &it))
+		return -1;
+	if (!it)
+		return 0;
+	it->start = b->ts[r] > rec->waited_ns ? b->ts[r] - rec->waited_ns : 0;
+	for (i = 0; i < b->nr_open; i++) {
+		if (b->open[i].tid != rec->tid)
+			continue;
+		it->start_rec = &b->tl->trace->recs[b->open[i].rec];
+		it->start = b->ts[b->open[i].rec];
+		b->open[i] = b->open[--b->nr_open];
+		break;
+	}
+	if (!rec->ret)
+		return match_wait(b, b->tl->nr_items - 1);
+	return 0;
+}
+
+static int wait_start(struct tl_builder *b, size_t r)
+{
+	const struct asc_rec *rec = &b->tl->trace->recs[r];
+	size_t i;
+
+	for (i = 0; i < b->nr_open; i++)
+		if (b->open[i].tid == rec->tid)
+			break;
+	b->open[i] = (struct open_wait){ .tid = rec->tid, .rec = r };
+	if (i == b->nr_open)
+		b->nr_open++;
+	return 0;
+}
+
+static int add_record(struct tl_builder *b, size_t r)
+{
+	const struct asc_rec *rec = &b->tl->trace->recs[r];
+	struct asc_tl_item *it;
+
+	switch (rec->kind) {
+	case ASC_REC_WAIT_START:
+		return wait_start(b, r);
+	case ASC_REC_WAIT_END:
+		return wait_end(b, r);
+	case ASC_REC_RESET:
+		forget_flags(b, rec->tpipe);
+		return add_item(b, ASC_TL_TPIPE, r, &it);
+	case ASC_REC_LEAK:
+		return add_item(b, ASC_TL_TPIPE, r, &it);
+	default:
+		break;
+	}
+	if (add_item(b, ASC_TL_INSTANT, r, &it))
+		return -1;
+	if (it && rec->kind == ASC_REC_SET && !rec->ret)
+		return match_set(b, b->tl->nr_items - 1);
+	return 0;
+}
+
+/* Waits still blocked when the trace stopped run to its end. */
+static int add_unfinished(struct tl_builder *b)
+{
+	struct asc_tl_item *it;
+	size_t i;
+
+	for (i = 0; i < b->nr_open; i++) {
+		if (add_item(b, ASC_TL_WAIT, b->open[i].rec, &it))
+			return -1;
+		if (!it)
+			continue;
+		it->start_rec = it->rec;
+		it->end = b->tl->span;
+		it->unfinished = true;
+	}
+	return 0;
+}
+
+/**
+ * asc_timeline_build() - turn the records of a trace into a timeline.
+ * @tl: the timeline; freed with asc_timeline_free(), also after a failure.
+ * @trace: the records.  Must outlive @tl.
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace)
+{
+	struct tl_builder b = { .tl = tl };
+	size_t r, nr_flags = 16;
+	int ret = -1;
+
+	memset(tl, 0, sizeof(*tl));
+	tl->trace = trace;
+	if (collect_tpipes(tl))
+		return -1;
+	b.ts = calloc(trace->nr_recs + 1, sizeof(*b.ts));
+	b.open = calloc(trace->nr_recs + 1, sizeof(*b.open));
+	while (nr_flags < 2 * trace->nr_recs)
+		nr_flags *= 2;
+	b.flags = calloc(nr_flags, sizeof(*b.flags));
+	b.flags_mask = nr_flags - 1;
+	b.epoch = calloc(tl->nr_tpipes + 1, sizeof(*b.epoch));
+	if (!b.ts || !b.open || !b.flags || !b.epoch)
+		goto out;
+
+	if (trace->nr_recs)
+		tl->t0 = trace->recs[0].ts;
+	for (r = 0; r < trace->nr_recs; r++) {
+		uint64_t t = trace->recs[r].ts > tl->t0 ? trace->recs[r].ts - tl->t0 : 0;
+
+		b.ts[r] = r && t <= b.ts[r - 1] ? b.ts[r - 1] + 1 : t;
+	}
+	tl->span = trace->nr_recs ? b.ts[trace->nr_recs - 1] : 0;
+
+	for (r = 0; r < trace->nr_recs; r++)
+		if (add_record(&b, r))
+			goto out;
+	if (add_unfinished(&b))
+		goto out;
+	for (r = 0; r < tl->nr_items; r++)
+		if (asc_tl_item_failed(&tl->items[r]))
+			tl->nr_errors++;
+	ret = 0;
+out:
+	free(b.ts);
+	free(b.open);
+	free(b.flags);
+	free(b.epoch);
+	return ret;
+}
+
+/**
+ * asc_timeline_free() - free what asc_timeline_build() allocated.
+ * @tl: the timeline; zeroed.
+ */
+void asc_timeline_free(struct asc_timeline *tl)
+{
+	free(tl->tpipes);
+	free(tl->items);
+	free(tl->flows);
+	memset(tl, 0, sizeof(*tl));
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ascctl: what the parts of the tool share.
+ *
+ * ascctl.c          command line, load, unload, status, dump
+ * ascctl-trace.c    trace: tracefs instance, running COMMAND, reading and
+ *                   parsing the asc_event tracepoints
+ * ascctl-timeline.c trace: the parsed events as a timeline (TPipes, one lane
+ *                   per pipe, waits, instants, set -> wait hand-offs)
+ * ascctl-json.c     trace: the timeline as Chrome/Perfetto trace-event JSON
+ * ascctl-svg.c      trace: the timeline as an SVG picture
+ */
+#ifndef ASCCTL_H
+#define ASCCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Longest names the tracepoints print: pipes ("MTE3"), HardEvents ("MTE1_MTE2"). */
+#define ASC_NAME_MAX		16
+/* A task's comm (TASK_COMM_LEN) plus room for "<...>". */
+#define ASC_COMM_MAX		24
+
+extern const char *ascctl_prog;
+
+/**
+ * enum asc_rec_kind - which asc_event tracepoint a record comes from.
+ * @ASC_REC_ALLOC: asc_event_alloc.
+ * @ASC_REC_FETCH: asc_event_fetch.
+ * @ASC_REC_RELEASE: asc_event_release.
+ * @ASC_REC_SET: asc_event_set.
+ * @ASC_REC_WAIT_START: asc_event_wait_start.
+ * @ASC_REC_WAIT_END: asc_event_wait_end.
+ * @ASC_REC_RESET: asc_event_reset.
+ * @ASC_REC_LEAK: asc_event_leak.
+ * @ASC_REC_DEADLOCK: asc_event_deadlock.
+ * @ASC_REC_NR_KINDS: how many there are.
+ */
+enum asc_rec_kind {
+	ASC_REC_ALLOC,
+	ASC_REC_FETCH,
+	ASC_REC_RELEASE,
+	ASC_REC_SET,
+	ASC_REC_WAIT_START,
+	ASC_REC_WAIT_END,
+	ASC_REC_RESET,
+	ASC_REC_LEAK,
+	ASC_REC_DEADLOCK,
+	ASC_REC_NR_KINDS
+};
+
+/**
+ * struct asc_rec - one line of the trace, parsed.
+ *
+ * The tracepoints print key=value pairs; a key a tracepoint does not print
+ * leaves its field at the value noted.
+ *
+ * @kind: the tracepoint.
+ * @ts: CLOCK_MONOTONIC time of the line, ns (the trace file shows us).
+ * @tid: the task that hit the tracepoint.
+ * @comm: its comm as the trace file shows it.
+ * @tpipe: tpipe=, the TPipe's serial number (-1: none).
+ * @pipe: pipe=, the pipe the task was bound to, "-" when unbound ("").
+ * @event: event=, the HardEvent name ("").
+ * @id: id= (-1).
+ * @ret: ret=, 0 or a negative errno (0).
+ * @forever: forever= of wait_start (0).
+ * @waited_ns: waited_ns= of wait_end (0).
+ * @ids: ids_held= of reset, ids= of leak (0).
+ * @flags: flags_pending= of reset, flags= of leak (0).
+ * @at: at= of leak, "reset" or "close" ("").
+ */
+struct asc_rec {
+	enum asc_rec_kind kind;
+	uint64_t ts;
+	int tid;
+	char comm[ASC_COMM_MAX];
+	int tpipe;
+	char pipe[ASC_NAME_MAX];
+	char event[ASC_NAME_MAX];
+	int id;
+	int ret;
+	int forever;
+	uint64_t waited_ns;
+	unsigned int ids;
+	unsigned int flags;
+	char at[ASC_NAME_MAX];
+};
+
+/**
+ * struct asc_trace - what ascctl trace recorded.
+ * @recs: the records, in the order of the trace file (time order).
+ * @nr_recs: how many.
+ * @lost: events the kernel could not record (buffer full), as it reports.
+ * @skipped: lines that were not asc_event records ascctl understands.
+ * @command: COMMAND and its arguments, space separated, for the outputs.
+ */
+struct asc_trace {
+	struct asc_rec *recs;
+	size_t nr_recs;
+	unsigned long long lost;
+	unsigned long skipped;
+	char *command;
+};
+
+const char *asc_rec_kind_name(enum asc_rec_kind kind);
+int asc_parse_trace_line(const char *line, struct asc_rec *rec);
+int asc_trace_main(int argc, char **argv);
+
+/* ---- timeline ---------------------------------------------------------- */
+
+/* Lanes of a TPipe: the seven pipes and the unbound callers. */
+#define ASC_TL_MAX_LANES	8
+
+/**
+ * enum asc_tl_kind - what an item of the timeline is.
+ * @ASC_TL_WAIT: a wait, from its wait_start to its wait_end.
+ * @ASC_TL_INSTANT: a point on a lane: set, alloc, fetch, release, deadlock.
+ * @ASC_TL_TPIPE: a point for the whole TPipe: reset, leak.
+ */
+enum asc_tl_kind {
+	ASC_TL_WAIT,
+	ASC_TL_INSTANT,
+	ASC_TL_TPIPE,
+};
+
+/**
+ * struct asc_tl_lane - one pipe of one TPipe.
+ * @name: the pipe as the tracepoints print it, "-" for unbound callers.
+ * @label: what the outputs call the lane ("V", "unbound").
+ * @rank: position of the lane in the data path order (see ascctl-timeline.c).
+ */
+struct asc_tl_lane {
+	char name[ASC_NAME_MAX];
+	const char *label;
+	int rank;
+};
+
+/**
+ * struct asc_tl_tpipe - one TPipe of the trace.
+ * @serial: its serial number (the debugfs tpipe-<n>).
+ * @comm: comm of the first task seen on it.
+ * @lanes: its lanes, in display order once the timeline is built.
+ * @nr_lanes: how many.
+ */
+struct asc_tl_tpipe {
+	int serial;
+	char comm[ASC_COMM_MAX];
+	struct asc_tl_lane lanes[ASC_TL_MAX_LANES];
+	int nr_lanes;
+};
+
+/**
+ * struct asc_tl_item - one thing drawn on the timeline.
+ * @kind: what it is.
+ * @rec: its record (for a wait: the wait_end, or the wait_start of a wait
+ *	that had not ended when the trace stopped).
+ * @start_rec: a wait's wait_start record, NULL if it came before the trace.
+ * @tpipe: index in &struct asc_timeline.tpipes.
+ * @lane: index in the TPipe's lanes; -1 for %ASC_TL_TPIPE.
+ * @start: ns since the start of the timeline.
+ * @end: same; @start for points.
+ * @unfinished: a wait still blocked when the trace stopped.
+ * @flow_out: for a set, the number of the hand-off it starts (0: none).
+ * @flow_in: for a wait, the number of the hand-off that ended it (0: none).
+ */
+struct asc_tl_item {
+	enum asc_tl_kind kind;
+	const struct asc_rec *rec;
+	const struct asc_rec *start_rec;
+	int tpipe;
+	int lane;
+	uint64_t start;
+	uint64_t end;
+	bool unfinished;
+	int flow_out;
+	int flow_in;
+};
+
+/**
+ * struct asc_tl_flow - a set and the wait that consumed its flag.
+ * @set: index of the set item.
+ * @wait: index of the wait item.
+ */
+struct asc_tl_flow {
+	size_t set;
+	size_t wait;
+};
+
+/**
+ * struct asc_timeline - the trace, ready to draw.
+ * @trace: what it was built from.
+ * @t0: CLOCK_MONOTONIC ns of the first record: time 0 of the timeline.
+ * @span: ns from the first to the last record.
+ * @tpipes: the TPipes, by serial number.
+ * @nr_tpipes: how many.
+ * @items: waits and points, in time order of their (last) record.
+ * @nr_items: how many.
+ * @flows: the hand-offs; flow n is @flows[n - 1].
+ * @nr_flows: how many.
+ * @nr_errors: items whose call failed (timeouts not counted).
+ */
+struct asc_timeline {
+	const struct asc_trace *trace;
+	uint64_t t0;
+	uint64_t span;
+	struct asc_tl_tpipe *tpipes;
+	int nr_tpipes;
+	struct asc_tl_item *items;
+	size_t nr_items;
+	struct asc_tl_flow *flows;
+	size_t nr_flows;
+	size_t nr_errors;
+};
+
+int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace);
+void asc_timeline_free(struct asc_timeline *tl);
+const char *asc_errno_name(int ret);
+bool asc_tl_item_failed(const struct asc_tl_item *it);
+int asc_tl_item_title(const struct asc_tl_item *it, char *buf, size_t size);
+
+int asc_json_write(FILE *f, const struct asc_timeline *tl);
+int asc_svg_write(FILE *f, const struct asc_timeline *tl);
+
+#endif /* ASCCTL_H */
