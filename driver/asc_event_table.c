@@ -5,6 +5,7 @@
  */
 
 #include <linux/build_bug.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 
 #include "asc_event_table.h"
