@@ -662,6 +662,39 @@ TEST_F(checked, failed_fetch_keeps_last_fetched)
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
+/*
+ * Regression: a FETCH_ID whose result cannot be written back fails with
+ * EFAULT, and the ID the caller never received must not become the last
+ * fetched one (found by asc_event_fuzz).  The argument sits in a read-only
+ * page: the driver reads it, and its write of the ID faults.
+ */
+TEST_F(checked, undelivered_fetch_not_remembered)
+{
+	struct asc_event_ref *ro;
+	void *page;
+	int i;
+
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(page != MAP_FAILED);
+	ro = page;
+	ro->event = EV;
+	ASSERT_EQ(0, mprotect(page, 4096, PROT_READ));
+	ASSERT_EQ(-1, ioctl(self->fd, ASC_EVENT_IOC_FETCH_ID, ro));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, munmap(page, 4096));
+	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
+	/* 0 was the last fetch the caller saw; 1 was never delivered. */
+	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
+	for (i = 1; i < self->ids; i++) {
+		ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, i));
+	}
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
 TEST_F(checked, reset_forgets_fetched_and_allocated)
 {
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
