@@ -56,11 +56,7 @@ FIXTURE(deadlock) {
 FIXTURE_SETUP(deadlock)
 {
 	asc_set_comm(COMM);
-	self->fd = asc_open_serial(&self->serial);
-	if (self->fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
-			     errno == EACCES || errno == EPERM))
-		ASC_SKIP_SETUP("%s: %s", asc_dev_path(), strerror(errno));
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", asc_dev_path(), strerror(errno));
+	self->fd = asc_opened_or_skip(_metadata, asc_open_serial(&self->serial));
 	self->ids = asc_event_ids(_metadata, self->fd);
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
 	ASSERT_EQ(0, asc_kmsg_open(&self->kmsg)) TH_LOG("/dev/kmsg: %s", strerror(errno));

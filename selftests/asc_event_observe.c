@@ -37,11 +37,7 @@ FIXTURE(observe) {
 FIXTURE_SETUP(observe)
 {
 	asc_set_comm(COMM);
-	self->fd = asc_open_serial(&self->serial);
-	if (self->fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
-			     errno == EACCES || errno == EPERM))
-		ASC_SKIP_SETUP("%s: %s", asc_dev_path(), strerror(errno));
-	ASSERT_LE(0, self->fd) TH_LOG("open %s: %s", asc_dev_path(), strerror(errno));
+	self->fd = asc_opened_or_skip(_metadata, asc_open_serial(&self->serial));
 	self->ids = asc_event_ids(_metadata, self->fd);
 	asc_workers_start(_metadata, self->w, NWORKERS, self->fd);
 }

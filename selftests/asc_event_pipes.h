@@ -698,29 +698,6 @@ static inline int asc_count_lines(const char *text, const char *prefix)
 }
 
 /**
- * asc_has_line() - does @text hold a line equal to @line?
- * @text: newline-separated lines.
- * @line: the whole line, without its newline.
- *
- * Return: true if so.
- */
-static inline bool asc_has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = text;
-
-	while (*p) {
-		if (!strncmp(p, line, n) && (p[n] == '\n' || p[n] == '\0'))
-			return true;
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		p++;
-	}
-	return false;
-}
-
-/**
  * asc_count_line() - lines of @text equal to @line.
  * @text: newline-separated lines.
  * @line: the whole line, without its newline.

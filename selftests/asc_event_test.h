@@ -517,23 +517,35 @@ static inline int asc_child_wait(pid_t pid, unsigned int timeout_ms)
 }
 
 /**
- * asc_open_or_skip() - open the device for a fixture, or skip the test.
+ * asc_opened_or_skip() - check a fixture's open of the device, or skip.
  * @_metadata: the harness's test metadata.
+ * @fd: what the open returned, errno set when it is negative.
  *
  * Skips when the node is absent (no module loaded) or not accessible (not
  * root); fails on any other error.
  *
- * Return: an open file descriptor.
+ * Return: @fd, an open file descriptor.
  */
-static inline int asc_open_or_skip(struct __test_metadata *_metadata)
+static inline int asc_opened_or_skip(struct __test_metadata *_metadata, int fd)
 {
-	int fd = asc_open();
-
 	if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
 		       errno == EACCES || errno == EPERM))
 		ASC_SKIP_SETUP("%s: %s", asc_dev_path(), strerror(errno));
 	ASSERT_LE(0, fd) TH_LOG("open %s: %s", asc_dev_path(), strerror(errno));
 	return fd;
+}
+
+/**
+ * asc_open_or_skip() - open the device for a fixture, or skip the test.
+ * @_metadata: the harness's test metadata.
+ *
+ * As asc_opened_or_skip() for asc_open().
+ *
+ * Return: an open file descriptor.
+ */
+static inline int asc_open_or_skip(struct __test_metadata *_metadata)
+{
+	return asc_opened_or_skip(_metadata, asc_open());
 }
 
 /**
