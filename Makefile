@@ -14,6 +14,8 @@
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL ?= 6.1
+# The package version: libasc, the module, the install; written only here.
+VERSION := 0.3.0
 ifeq ($(origin KERNEL_RELEASE),undefined)
 KERNEL_RELEASE = $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release)
 KDIR ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir)

@@ -51,7 +51,7 @@ static void asc_debugfs_show_fetched(struct seq_file *m, struct asc_tpipe *tp)
 	bool any = false;
 
 	seq_puts(m, "fetched:");
-	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++) {
 		if (tp->fetched[event] < 0)
 			continue;
 		seq_printf(m, " %s:%d", asc_hard_event_name(event),

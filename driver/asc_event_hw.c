@@ -42,7 +42,7 @@ unsigned int asc_hw_flags_clear_all(struct asc_hw_core *core)
 {
 	unsigned int event, set = 0;
 
-	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++) {
 		set += hweight64(core->flags[event]);
 		WRITE_ONCE(core->flags[event], 0);
 	}
@@ -59,7 +59,7 @@ unsigned int asc_hw_flags_count(const struct asc_hw_core *core)
 {
 	unsigned int event, set = 0;
 
-	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++)
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 		set += hweight64(READ_ONCE(core->flags[event]));
 	return set;
 }

@@ -26,7 +26,7 @@
  * stores use WRITE_ONCE() so that a lockless reader never sees a torn word.
  */
 struct asc_hw_core {
-	u64 flags[ASC_HARD_EVENT_COUNT];
+	u64 flags[ASC_EVENT_NR_HARD_EVENTS];
 };
 
 struct asc_hw_core *asc_hw_core_alloc(void);

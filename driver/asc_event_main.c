@@ -82,7 +82,7 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 {
 	struct asc_event_info info = {
 		.abi_version = ASC_EVENT_ABI_VERSION,
-		.nr_events = ASC_HARD_EVENT_COUNT,
+		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = tp->event_ids,
 		.pad = 0,
 		.features = ASC_EVENT_FEATURE_CHECKED,

@@ -43,7 +43,7 @@ int asc_format_ids(char *buf, size_t size, const u64 *words)
 	int len = 0;
 
 	buf[0] = '\0';
-	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++) {
 		u64 word = READ_ONCE(words[event]);
 		const char *sep = ":";
 
@@ -119,7 +119,7 @@ static bool asc_slot_deadlocked(const struct asc_tpipe *tp, int slot)
 		if (seen & BIT(slot))
 			return true;
 		seen |= BIT(slot);
-		slot = asc_hard_event_pipes[w->event].src;
+		slot = asc_hard_events[w->event].src;
 	}
 	return false;
 }
@@ -141,7 +141,7 @@ static void asc_tpipe_report_deadlock(struct asc_tpipe *tp,
 		pr_warn("  %s waits for %s id %u, set by %s\n",
 			asc_slot_name(slot), asc_hard_event_name(w->event),
 			w->id,
-			asc_slot_name(asc_hard_event_pipes[w->event].src));
+			asc_slot_name(asc_hard_events[w->event].src));
 	}
 	asc_format_ids(ids, sizeof(ids), tp->pool);
 	pr_warn("  allocated: %s\n", ids);

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * asc_event: the HardEvent and pipe tables, generated from the uAPI's
- * <linux/asc_hard_event.h>, the only place the HardEvents are written.
+ * asc_event: the HardEvent and pipe tables of the driver.
+ *
+ * The uAPI's enum asc_event_hard_event is the one place the HardEvents are
+ * numbered.  The table below names each of them once more, as its source
+ * and destination pipe, and makes the rest (the name, the pipe slots) from
+ * those two tokens, so an entry cannot disagree with the enum: a misspelt
+ * pair names no enum constant.  Each entry also states that it sits at
+ * the position of its HardEvent, and the table has as many entries as
+ * there are HardEvents: a missing, extra or misplaced entry fails the
+ * build.
  */
 
 #include <linux/build_bug.h>
@@ -10,31 +18,64 @@
 
 #include "asc_event_table.h"
 
-#define ASC_SLOT_S	ASC_PIPE_S
-#define ASC_SLOT_V	ASC_PIPE_V
-#define ASC_SLOT_M	ASC_PIPE_M
-#define ASC_SLOT_MTE1	ASC_PIPE_MTE1
-#define ASC_SLOT_MTE2	ASC_PIPE_MTE2
-#define ASC_SLOT_MTE3	ASC_PIPE_MTE3
+#define ASC_SLOT_S	ASC_EVENT_PIPE_S
+#define ASC_SLOT_V	ASC_EVENT_PIPE_V
+#define ASC_SLOT_M	ASC_EVENT_PIPE_M
+#define ASC_SLOT_MTE1	ASC_EVENT_PIPE_MTE1
+#define ASC_SLOT_MTE2	ASC_EVENT_PIPE_MTE2
+#define ASC_SLOT_MTE3	ASC_EVENT_PIPE_MTE3
 
 /*
- * The enum counts the table's entries; each entry states its value: a
- * value out of place fails the build.
+ * __COUNTER__ numbers the entries: the n-th entry must be HardEvent n.
+ * Nothing else in this file expands __COUNTER__.
  */
-static const char *const asc_hard_event_names[ASC_HARD_EVENT_COUNT] = {
-#define ASC_HARD_EVENT(name, value, from, to)				\
-	[ASC_HARD_EVENT_##name] =					\
-		#name + BUILD_BUG_ON_ZERO(ASC_HARD_EVENT_##name != (value)),
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
+enum { ASC_TABLE_BASE = __COUNTER__ + 1 };
+
+#define ASC_HARD_EVENT(s, d) {						\
+	.name = #s "_" #d,						\
+	.src = ASC_SLOT_##s,						\
+	.dst = ASC_SLOT_##d +						\
+	       BUILD_BUG_ON_ZERO(ASC_EVENT_##s##_##d != __COUNTER__ - ASC_TABLE_BASE) }
+
+const struct asc_hard_event_info asc_hard_events[] = {
+	ASC_HARD_EVENT(MTE2, MTE1),
+	ASC_HARD_EVENT(MTE1, MTE2),
+	ASC_HARD_EVENT(MTE1, M),
+	ASC_HARD_EVENT(M, MTE1),
+	ASC_HARD_EVENT(MTE2, V),
+	ASC_HARD_EVENT(V, MTE2),
+	ASC_HARD_EVENT(MTE3, V),
+	ASC_HARD_EVENT(V, MTE3),
+	ASC_HARD_EVENT(M, V),
+	ASC_HARD_EVENT(V, M),
+	ASC_HARD_EVENT(V, V),
+	ASC_HARD_EVENT(MTE3, MTE1),
+	ASC_HARD_EVENT(MTE1, MTE3),
+	ASC_HARD_EVENT(MTE1, V),
+	ASC_HARD_EVENT(MTE2, M),
+	ASC_HARD_EVENT(M, MTE2),
+	ASC_HARD_EVENT(V, MTE1),
+	ASC_HARD_EVENT(M, FIX),
+	ASC_HARD_EVENT(FIX, M),
+	ASC_HARD_EVENT(MTE3, MTE2),
+	ASC_HARD_EVENT(MTE2, MTE3),
+	ASC_HARD_EVENT(S, V),
+	ASC_HARD_EVENT(V, S),
+	ASC_HARD_EVENT(S, MTE2),
+	ASC_HARD_EVENT(MTE2, S),
+	ASC_HARD_EVENT(S, MTE3),
+	ASC_HARD_EVENT(MTE3, S),
+	ASC_HARD_EVENT(MTE2, FIX),
+	ASC_HARD_EVENT(FIX, MTE2),
+	ASC_HARD_EVENT(FIX, S),
+	ASC_HARD_EVENT(M, S),
+	ASC_HARD_EVENT(FIX, MTE3),
+	ASC_HARD_EVENT(MTE1, FIX),
+	ASC_HARD_EVENT(FIX, MTE1),
+	ASC_HARD_EVENT(FIX, FIX),
 };
 
-const struct asc_hard_event_pipes asc_hard_event_pipes[ASC_HARD_EVENT_COUNT] = {
-#define ASC_HARD_EVENT(name, value, from, to)	\
-	[value] = { .src = ASC_SLOT_##from, .dst = ASC_SLOT_##to },
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-};
+static_assert(ARRAY_SIZE(asc_hard_events) == ASC_EVENT_NR_HARD_EVENTS);
 
 static const char *const asc_slot_names[ASC_NR_PIPES] = {
 	[ASC_SLOT_S] = "S",
@@ -46,6 +87,8 @@ static const char *const asc_slot_names[ASC_NR_PIPES] = {
 	[ASC_SLOT_FIX] = "FIX",
 };
 
+static_assert(ASC_EVENT_PIPE_MTE3 + 1 == ASC_SLOT_FIX);
+
 /**
  * asc_hard_event_name() - name of a HardEvent.
  * @event: HardEvent number.
@@ -55,7 +98,7 @@ static const char *const asc_slot_names[ASC_NR_PIPES] = {
  */
 const char *asc_hard_event_name(u32 event)
 {
-	return event < ASC_HARD_EVENT_COUNT ? asc_hard_event_names[event] : "?";
+	return event < ASC_EVENT_NR_HARD_EVENTS ? asc_hard_events[event].name : "?";
 }
 
 /**
@@ -71,7 +114,7 @@ const char *asc_slot_name(int slot)
 }
 
 /**
- * asc_slot_of_pipe() - the slot of an ASC_PIPE_* value.
+ * asc_slot_of_pipe() - the slot of an ASC_EVENT_PIPE_* value.
  * @pipe: pipe number from userspace.
  *
  * Return: 0..%ASC_NR_PIPES - 1, or -%EINVAL when @pipe is not a pipe a
@@ -79,11 +122,9 @@ const char *asc_slot_name(int slot)
  */
 int asc_slot_of_pipe(s32 pipe)
 {
-	BUILD_BUG_ON(ASC_PIPE_MTE3 + 1 != ASC_SLOT_FIX);
-
-	if (pipe >= ASC_PIPE_S && pipe <= ASC_PIPE_MTE3)
+	if (pipe >= ASC_EVENT_PIPE_S && pipe <= ASC_EVENT_PIPE_MTE3)
 		return pipe;
-	if (pipe == ASC_PIPE_FIX)
+	if (pipe == ASC_EVENT_PIPE_FIX)
 		return ASC_SLOT_FIX;
 	return -EINVAL;
 }

@@ -40,7 +40,7 @@ static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 
 static int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id)
 {
-	if (event >= ASC_HARD_EVENT_COUNT || id >= tp->event_ids)
+	if (event >= ASC_EVENT_NR_HARD_EVENTS || id >= tp->event_ids)
 		return -EINVAL;
 	return 0;
 }
@@ -68,7 +68,7 @@ static int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
 static int asc_tpipe_check_use(const struct asc_tpipe *tp, int slot,
 			       u32 event, u32 id, bool set)
 {
-	const struct asc_hard_event_pipes *pipes = &asc_hard_event_pipes[event];
+	const struct asc_hard_event_info *pipes = &asc_hard_events[event];
 
 	lockdep_assert_held(&tp->lock);
 
@@ -127,7 +127,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 
 	WARN_ON(!list_empty(&tp->waiters));
 	if (tp->hw) {
-		for (event = 0; event < ASC_HARD_EVENT_COUNT; event++)
+		for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 			left.ids_held += hweight64(tp->pool[event]);
 		left.flags_pending = asc_hw_flags_count(tp->hw);
 		asc_tpipe_report_leak(tp, true, &left);
@@ -165,7 +165,7 @@ int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id)
 
 	*id = 0;
 	spin_lock(&tp->lock);
-	if (event < ASC_HARD_EVENT_COUNT)
+	if (event < ASC_EVENT_NR_HARD_EVENTS)
 		ret = asc_tpipe_lowest_free(tp, event, id);
 	if (!ret)
 		tp->pool[event] |= BIT_ULL(*id);
@@ -189,7 +189,7 @@ int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 *id)
 
 	*id = 0;
 	spin_lock(&tp->lock);
-	if (event < ASC_HARD_EVENT_COUNT)
+	if (event < ASC_EVENT_NR_HARD_EVENTS)
 		ret = asc_tpipe_lowest_free(tp, event, id);
 	trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp), event,
 			      *id, ret);
@@ -447,7 +447,7 @@ void asc_tpipe_reset(struct asc_tpipe *tp, struct asc_tpipe_leftovers *left)
 
 	spin_lock(&tp->lock);
 	left->ids_held = 0;
-	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++)
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 		left->ids_held += hweight64(tp->pool[event]);
 	left->flags_pending = asc_hw_flags_count(tp->hw);
 	asc_tpipe_report_leak(tp, false, left);
@@ -478,7 +478,7 @@ static bool asc_pid_alive(struct pid *pid)
 /**
  * asc_tpipe_bind() - the calling thread stands for a pipe.
  * @tp: TPipe.
- * @pipe: ASC_PIPE_* value, or %ASC_PIPE_NONE to drop the binding.
+ * @pipe: ASC_EVENT_PIPE_* value, or %ASC_EVENT_PIPE_NONE to drop the binding.
  *
  * A thread stands for at most one pipe and a pipe has at most one thread:
  * binding again moves the thread; a pipe whose thread has exited can be
@@ -492,7 +492,7 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 	struct asc_pipe_slot *slot = NULL;
 	int old, new = ASC_SLOT_NONE;
 
-	if (pipe != ASC_PIPE_NONE) {
+	if (pipe != ASC_EVENT_PIPE_NONE) {
 		new = asc_slot_of_pipe(pipe);
 		if (new < 0)
 			return new;

@@ -106,8 +106,8 @@ struct asc_tpipe {
 	bool unbound_set;
 	struct asc_tpipe_owner owner;
 	struct asc_hw_core *hw;
-	u64 pool[ASC_HARD_EVENT_COUNT];
-	s8 fetched[ASC_HARD_EVENT_COUNT];
+	u64 pool[ASC_EVENT_NR_HARD_EVENTS];
+	s8 fetched[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_pipe_slot slots[ASC_NR_PIPES];
 	struct list_head waiters;
 	struct dentry *debugfs;

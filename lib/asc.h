@@ -20,12 +20,15 @@
  *   ioctl on the shared file descriptor, and the driver makes each of them
  *   atomic.  Only asc_pipe_close() must not race with other calls on the
  *   same pipe.
- * - HardEvents are the ASC_HARD_EVENT_* constants of <linux/asc_event.h>,
- *   included below (ASC_HARD_EVENT_MTE2_MTE1 = 0 ... ASC_HARD_EVENT_FIX_FIX
- *   = 34, ASC_HARD_EVENT_COUNT = 35).
- * - Pipe IDs are the ASC_PIPE_* constants of <linux/asc_event.h>, in
+ * - HardEvents are the ASC_HARD_EVENT_* constants of enum asc_hard_event
+ *   below (ASC_HARD_EVENT_MTE2_MTE1 = 0 ... ASC_HARD_EVENT_FIX_FIX = 34,
+ *   ASC_HARD_EVENT_COUNT = 35), in pyasc's numbering.
+ * - Pipe IDs are the ASC_PIPE_* constants of enum asc_pipe_id below, in
  *   pyasc's PipeID numbering: ASC_PIPE_S = 0, V = 1, M = 2, MTE1 = 3,
  *   MTE2 = 4, MTE3 = 5, FIX = 10.  6..9 are not pipes.
+ * - The header needs nothing but the C library's; the numbers are the
+ *   device's (libasc checks that at build time), so a program never needs
+ *   the kernel's <linux/asc_event.h>.
  *
  * Link with `pkg-config --cflags --libs libasc`.  See
  * Documentation/libasc.rst for the full description.
@@ -34,11 +37,78 @@
 #define __LIBASC_ASC_H__
 
 #include <stdint.h>
-#include <linux/asc_event.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * enum asc_hard_event - HardEvents, in pyasc's numbering.
+ *
+ * A HardEvent names a direction SRC_DST, "pipe SRC finished, tell pipe
+ * DST": ASC_HARD_EVENT_MTE2_V is set by MTE2 and waited for by V (see
+ * asc_hard_event_src_pipe() and asc_hard_event_dst_pipe()).
+ * ASC_HARD_EVENT_COUNT is how many there are.  Functions take a HardEvent
+ * as an int.
+ */
+enum asc_hard_event {
+	ASC_HARD_EVENT_MTE2_MTE1 = 0,
+	ASC_HARD_EVENT_MTE1_MTE2 = 1,
+	ASC_HARD_EVENT_MTE1_M = 2,
+	ASC_HARD_EVENT_M_MTE1 = 3,
+	ASC_HARD_EVENT_MTE2_V = 4,
+	ASC_HARD_EVENT_V_MTE2 = 5,
+	ASC_HARD_EVENT_MTE3_V = 6,
+	ASC_HARD_EVENT_V_MTE3 = 7,
+	ASC_HARD_EVENT_M_V = 8,
+	ASC_HARD_EVENT_V_M = 9,
+	ASC_HARD_EVENT_V_V = 10,
+	ASC_HARD_EVENT_MTE3_MTE1 = 11,
+	ASC_HARD_EVENT_MTE1_MTE3 = 12,
+	ASC_HARD_EVENT_MTE1_V = 13,
+	ASC_HARD_EVENT_MTE2_M = 14,
+	ASC_HARD_EVENT_M_MTE2 = 15,
+	ASC_HARD_EVENT_V_MTE1 = 16,
+	ASC_HARD_EVENT_M_FIX = 17,
+	ASC_HARD_EVENT_FIX_M = 18,
+	ASC_HARD_EVENT_MTE3_MTE2 = 19,
+	ASC_HARD_EVENT_MTE2_MTE3 = 20,
+	ASC_HARD_EVENT_S_V = 21,
+	ASC_HARD_EVENT_V_S = 22,
+	ASC_HARD_EVENT_S_MTE2 = 23,
+	ASC_HARD_EVENT_MTE2_S = 24,
+	ASC_HARD_EVENT_S_MTE3 = 25,
+	ASC_HARD_EVENT_MTE3_S = 26,
+	ASC_HARD_EVENT_MTE2_FIX = 27,
+	ASC_HARD_EVENT_FIX_MTE2 = 28,
+	ASC_HARD_EVENT_FIX_S = 29,
+	ASC_HARD_EVENT_M_S = 30,
+	ASC_HARD_EVENT_FIX_MTE3 = 31,
+	ASC_HARD_EVENT_MTE1_FIX = 32,
+	ASC_HARD_EVENT_FIX_MTE1 = 33,
+	ASC_HARD_EVENT_FIX_FIX = 34,
+	ASC_HARD_EVENT_COUNT = 35,
+};
+
+/**
+ * enum asc_pipe_id - hardware pipes, in pyasc's PipeID numbering.
+ *
+ * ASC_PIPE_S scalar, ASC_PIPE_V vector, ASC_PIPE_M cube, ASC_PIPE_MTE1
+ * (L1 to L0A/L0B), ASC_PIPE_MTE2 (GM to L1/UB), ASC_PIPE_MTE3 (UB to GM),
+ * ASC_PIPE_FIX (L0C to GM/L1).  The gaps 6..9 are pyasc's PIPE_ALL and
+ * pipes of other chips, not pipes.  ASC_PIPE_NONE is no pipe: see
+ * asc_pipe_bind().  Functions take a pipe ID as an int.
+ */
+enum asc_pipe_id {
+	ASC_PIPE_NONE = -1,
+	ASC_PIPE_S = 0,
+	ASC_PIPE_V = 1,
+	ASC_PIPE_M = 2,
+	ASC_PIPE_MTE1 = 3,
+	ASC_PIPE_MTE2 = 4,
+	ASC_PIPE_MTE3 = 5,
+	ASC_PIPE_FIX = 10,
+};
 
 /**
  * struct asc_pipe - one TPipe: an open of the event device.
@@ -63,9 +133,8 @@ struct asc_pipe;
  * Return: the new pipe, or NULL with errno set: ENOMEM; any error of
  * open(2) (ENOENT when the node does not exist, EACCES...); ENOTTY when
  * @path is not an event device; EPROTO when the device reports an ABI
- * version other than ASC_EVENT_ABI_VERSION, a number of HardEvents other
- * than ASC_HARD_EVENT_COUNT, or a number of IDs outside
- * 1..ASC_EVENT_IDS_MAX.
+ * version other than the one libasc was built for, a number of HardEvents
+ * other than ASC_HARD_EVENT_COUNT, or a number of IDs outside 1..64.
  */
 struct asc_pipe *asc_pipe_open(const char *path);
 
@@ -132,7 +201,7 @@ int asc_pipe_reset_leftovers(struct asc_pipe *pipe, unsigned int *ids_held,
  * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe or a @pipe_id
  * that is neither a pipe nor ASC_PIPE_NONE; EBUSY when another live thread
  * is bound to @pipe_id on this TPipe (nothing changes); ENOTTY when the
- * driver predates pipe roles (ASC_EVENT_FEATURE_CHECKED).
+ * driver predates pipe roles.
  */
 int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
 
@@ -155,7 +224,7 @@ int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
  * only bit), for all the threads of the TPipe.
  *
  * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe; ENOTTY when
- * the driver predates checked mode (ASC_EVENT_FEATURE_CHECKED).
+ * the driver predates checked mode.
  */
 int asc_pipe_set_checked(struct asc_pipe *pipe, int checked);
 
@@ -165,7 +234,7 @@ int asc_pipe_set_checked(struct asc_pipe *pipe, int checked);
  *
  * Return: 1 when checked mode is on, 0 when it is off, or -1 with errno
  * set: EINVAL for a NULL @pipe; ENOTTY when the driver predates checked
- * mode (ASC_EVENT_FEATURE_CHECKED).
+ * mode.
  */
 int asc_pipe_checked(struct asc_pipe *pipe);
 
@@ -311,7 +380,7 @@ int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
  * opened (8 by default, 4 emulates the older training chips); valid IDs
  * are 0..asc_event_ids() - 1.  It never changes for the life of the pipe.
  *
- * Return: 1..ASC_EVENT_IDS_MAX, or -1 with errno EINVAL for a NULL @pipe.
+ * Return: 1..64, or -1 with errno EINVAL for a NULL @pipe.
  */
 int asc_event_ids(struct asc_pipe *pipe);
 

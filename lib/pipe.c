@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * struct asc_pipe: opening, checking, resetting and closing the device.
+ * struct asc_pipe: one open of the device, i.e. one TPipe, and every call
+ * on it.  Each call is one ioctl; all mutable state is in the driver.
+ *
+ * The driver takes an absolute CLOCK_MONOTONIC deadline so that a wait
+ * restarted after a signal (SA_RESTART, -ERESTARTSYS) keeps it; the
+ * relative timeout of the API is converted here, once per call.  EINTR is
+ * returned to the caller, never retried: retrying would defeat a signal
+ * handler that installed itself without SA_RESTART on purpose.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -8,9 +15,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+/* The device opened by asc_pipe_open(NULL) when $ASC_EVENT_DEV is unset. */
+#define ASC_PIPE_DEFAULT_PATH	"/dev/asc_event"
+
+#define ASC_NSEC_PER_SEC	1000000000ULL
+
+/*
+ * struct asc_pipe - one open of the device.
+ * @fd: the file descriptor: the TPipe lives in the driver, tied to it.
+ * @event_ids: IDs per HardEvent, as reported by ASC_EVENT_IOC_INFO.
+ * @features: ASC_EVENT_FEATURE_* bits reported by ASC_EVENT_IOC_INFO.
+ *
+ * Written once by asc_pipe_open() and never changed until
+ * asc_pipe_close() frees it, so any number of threads may read it without
+ * locking.
+ */
+struct asc_pipe {
+	int fd;
+	unsigned int event_ids;
+	uint64_t features;
+};
 
 static const char *asc_pipe_default_path(void)
 {
@@ -26,7 +55,7 @@ static const char *asc_pipe_default_path(void)
 static int asc_pipe_check_info(const struct asc_event_info *info)
 {
 	if (info->abi_version != ASC_EVENT_ABI_VERSION ||
-	    info->nr_events != ASC_HARD_EVENT_COUNT ||
+	    info->nr_events != ASC_EVENT_NR_HARD_EVENTS ||
 	    info->event_ids < 1 || info->event_ids > ASC_EVENT_IDS_MAX) {
 		errno = EPROTO;
 		return -1;
@@ -114,4 +143,150 @@ ASC_API int asc_event_ids(struct asc_pipe *pipe)
 		return asc_einval();
 
 	return pipe->event_ids;
+}
+
+ASC_API int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id)
+{
+	struct asc_event_bind bind;
+
+	if (!pipe || (pipe_id != ASC_PIPE_NONE && !asc_pipe_id_valid(pipe_id)))
+		return asc_einval();
+
+	memset(&bind, 0, sizeof(bind));
+	bind.pipe = pipe_id;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_BIND_PIPE, &bind) < 0 ? -1 : 0;
+}
+
+ASC_API int asc_pipe_set_checked(struct asc_pipe *pipe, int checked)
+{
+	struct asc_event_mode mode;
+
+	if (!pipe)
+		return asc_einval();
+
+	memset(&mode, 0, sizeof(mode));
+	mode.mode = checked ? ASC_EVENT_MODE_CHECKED : 0;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_SET_MODE, &mode) < 0 ? -1 : 0;
+}
+
+ASC_API int asc_pipe_checked(struct asc_pipe *pipe)
+{
+	struct asc_event_mode mode;
+
+	if (!pipe)
+		return asc_einval();
+
+	memset(&mode, 0, sizeof(mode));
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_GET_MODE, &mode) < 0)
+		return -1;
+	return !!(mode.mode & ASC_EVENT_MODE_CHECKED);
+}
+
+/*
+ * Arguments the library rejects itself.  An ID at or above event_ids is
+ * left for the driver to refuse: it is the authority on its own geometry.
+ */
+static bool asc_ref_valid(const struct asc_pipe *pipe, int event, int id)
+{
+	return pipe && asc_event_valid(event) && id >= 0;
+}
+
+/* ALLOC_ID and FETCH_ID differ only in whether the driver occupies the ID. */
+static int asc_event_id_query(struct asc_pipe *pipe, int event,
+			      unsigned long request)
+{
+	struct asc_event_ref ref;
+
+	if (!pipe || !asc_event_valid(event))
+		return asc_einval();
+
+	memset(&ref, 0, sizeof(ref));
+	ref.event = event;
+	if (ioctl(pipe->fd, request, &ref) < 0)
+		return -1;
+	return ref.id;
+}
+
+/* RELEASE_ID and SET_FLAG: one ioctl on (event, id). */
+static int asc_ref_ioctl(struct asc_pipe *pipe, unsigned long request,
+			 int event, int id)
+{
+	struct asc_event_ref ref;
+
+	if (!asc_ref_valid(pipe, event, id))
+		return asc_einval();
+
+	memset(&ref, 0, sizeof(ref));
+	ref.event = event;
+	ref.id = id;
+	return ioctl(pipe->fd, request, &ref) < 0 ? -1 : 0;
+}
+
+ASC_API int asc_alloc_event_id(struct asc_pipe *pipe, int event)
+{
+	return asc_event_id_query(pipe, event, ASC_EVENT_IOC_ALLOC_ID);
+}
+
+ASC_API int asc_fetch_event_id(struct asc_pipe *pipe, int event)
+{
+	return asc_event_id_query(pipe, event, ASC_EVENT_IOC_FETCH_ID);
+}
+
+ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
+{
+	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_RELEASE_ID, event, id);
+}
+
+ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
+{
+	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
+}
+
+/*
+ * A negative timeout waits forever and 0 is any deadline in the past; a
+ * sum beyond the range of the clock is also forever.
+ */
+static int asc_deadline(int64_t timeout_ns, __u64 *deadline)
+{
+	struct timespec now;
+	__u64 now_ns;
+
+	if (timeout_ns < 0) {
+		*deadline = ASC_EVENT_WAIT_FOREVER;
+		return 0;
+	}
+	if (timeout_ns == 0) {
+		*deadline = 0;
+		return 0;
+	}
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) < 0)
+		return -1;
+	now_ns = (__u64)now.tv_sec * ASC_NSEC_PER_SEC + now.tv_nsec;
+	if (__builtin_add_overflow(now_ns, (__u64)timeout_ns, deadline))
+		*deadline = ASC_EVENT_WAIT_FOREVER;
+	return 0;
+}
+
+ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
+				  int64_t timeout_ns)
+{
+	struct asc_event_wait wait;
+
+	if (!asc_ref_valid(pipe, event, id))
+		return asc_einval();
+
+	memset(&wait, 0, sizeof(wait));
+	if (asc_deadline(timeout_ns, &wait.deadline) < 0)
+		return -1;
+	wait.event = event;
+	wait.id = id;
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_WAIT_FLAG, &wait) < 0)
+		return -1;
+	return 0;
+}
+
+ASC_API int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
+{
+	return asc_wait_flag_timeout(pipe, event, id, -1);
 }

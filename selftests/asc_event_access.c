@@ -38,7 +38,7 @@
 #include <sys/sysmacros.h>
 #include <linux/kcmp.h>
 
-#define EV		ASC_HARD_EVENT_MTE3_V
+#define EV		ASC_EVENT_MTE3_V
 
 /* Credentials of the unprivileged test users; no passwd entry is needed. */
 #define UID_A		4201
@@ -670,7 +670,7 @@ TEST_F(poison, info)
 {
 	const struct asc_event_info in = { 0 }, want = {
 		.abi_version = ASC_EVENT_ABI_VERSION,
-		.nr_events = ASC_HARD_EVENT_COUNT,
+		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
 		.features = ASC_EVENT_FEATURE_CHECKED,
 	};
@@ -715,7 +715,7 @@ TEST_F(poison, alloc_and_fetch_rejected)
 {
 	static const unsigned long cmds[] = { ASC_EVENT_IOC_ALLOC_ID, ASC_EVENT_IOC_FETCH_ID };
 	const struct asc_event_ref bad[] = {
-		{ .event = ASC_HARD_EVENT_COUNT },
+		{ .event = ASC_EVENT_NR_HARD_EVENTS },
 		{ .event = ~0U },
 		{ .event = EV, .flags = 1 },
 		{ .event = EV, .pad = 0x80000000U },
@@ -756,8 +756,8 @@ TEST_F(poison, reset)
 		for (i = 0; i < n; i++) {
 			ASSERT_EQ(0, asc_set(self->fd, EV, i));
 		}
-		ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
-		ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_V_V, 0));
+		ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_V));
+		ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_V_V, 0));
 		want = (struct asc_event_reset){ .ids_held = n, .flags_pending = n + 1 };
 		poisoned_ioctl(_metadata, self->fd, ASC_EVENT_IOC_RESET, &in, sizeof(in),
 			       out_off, out_len, 0, &want);
@@ -824,8 +824,8 @@ TEST_F(poison, input_only_ioctls)
  * @w: the thread and its result (w.deadline, w.event, w.id unused).
  * @a: the argument, laid out by arena_prep().
  * @arg: where in @a the struct is.
- * @pipe: ASC_PIPE_* the thread binds to before it waits, or
- *	%ASC_PIPE_NONE to stay unbound.
+ * @pipe: ASC_EVENT_PIPE_* the thread binds to before it waits, or
+ *	%ASC_EVENT_PIPE_NONE to stay unbound.
  */
 struct arena_waiter {
 	struct asc_waiter w;
@@ -840,7 +840,7 @@ static void *arena_waiter_fn(void *p)
 	struct asc_event_bind bind = { .pipe = aw->pipe };
 
 	atomic_store(&aw->w.tid, asc_gettid());
-	if (aw->pipe != ASC_PIPE_NONE)
+	if (aw->pipe != ASC_EVENT_PIPE_NONE)
 		aw->w.ret = asc_ioctl(aw->w.fd, ASC_EVENT_IOC_BIND_PIPE, &bind);
 	if (!aw->w.ret)
 		aw->w.ret = asc_ioctl(aw->w.fd, ASC_EVENT_IOC_WAIT_FLAG, aw->arg);
@@ -870,7 +870,7 @@ static void sleeping_wait(struct __test_metadata *_metadata, int fd, enum wake_b
 	memset(&aw, 0, sizeof(aw));
 	in.deadline = how == WAKE_TIMEOUT ? asc_deadline_ms(500) : ASC_EVENT_WAIT_FOREVER;
 	aw.w.fd = fd;
-	aw.pipe = ASC_PIPE_NONE;
+	aw.pipe = ASC_EVENT_PIPE_NONE;
 	aw.arg = arena_prep(&aw.a, pat, 3, &in, sizeof(in), 0, 0);
 	ASSERT_EQ(0, pthread_create(&aw.w.thread, NULL, arena_waiter_fn, &aw));
 	ASSERT_TRUE(asc_waiter_blocked(&aw.w, 2000));
@@ -922,8 +922,8 @@ TEST_F_TIMEOUT(poison, deadlocked_waits, 10)
 		int pipe;
 		int event;
 	} side[2] = {
-		{ ASC_PIPE_V, ASC_HARD_EVENT_MTE2_V },
-		{ ASC_PIPE_MTE2, ASC_HARD_EVENT_V_MTE2 },
+		{ ASC_EVENT_PIPE_V, ASC_EVENT_MTE2_V },
+		{ ASC_EVENT_PIPE_MTE2, ASC_EVENT_V_MTE2 },
 	};
 	struct asc_event_wait in[2];
 	struct arena_waiter aw[2];
@@ -968,10 +968,10 @@ TEST_F(poison, mode_and_bind)
 		{ .mode = 0, .pad = 0x80000000U },
 	};
 	const struct asc_event_bind bind[] = {
-		{ .pipe = ASC_PIPE_V }, { .pipe = ASC_PIPE_FIX }, { .pipe = ASC_PIPE_NONE },
+		{ .pipe = ASC_EVENT_PIPE_V }, { .pipe = ASC_EVENT_PIPE_FIX }, { .pipe = ASC_EVENT_PIPE_NONE },
 	};
 	const struct asc_event_bind bad_bind[] = {
-		{ .pipe = 6 }, { .pipe = -2 }, { .pipe = ASC_PIPE_V, .flags = 1 },
+		{ .pipe = 6 }, { .pipe = -2 }, { .pipe = ASC_EVENT_PIPE_V, .flags = 1 },
 	};
 	const struct asc_event_mode zero = { 0 };
 	const size_t msz = sizeof(struct asc_event_mode), bsz = sizeof(struct asc_event_bind);

@@ -4,7 +4,7 @@
  *
  * BIND_PIPE: one live thread per pipe per TPipe (-EBUSY for a second),
  * taken over once the bound thread has exited, moved by a re-bind, dropped
- * by ASC_PIPE_NONE, kept over RESET, -EINVAL for anything but the seven
+ * by ASC_EVENT_PIPE_NONE, kept over RESET, -EINVAL for anything but the seven
  * pipes.  Bindings belong to a (TPipe, thread) pair.
  *
  * Checked mode (the default, from the module parameter "checked"): a bound
@@ -22,9 +22,9 @@
 #include "asc_event_pipes.h"
 
 /* Set by MTE2, waited for by V. */
-#define EV	ASC_HARD_EVENT_MTE2_V
+#define EV	ASC_EVENT_MTE2_V
 /* Set by V, waited for by MTE3. */
-#define EV2	ASC_HARD_EVENT_V_MTE3
+#define EV2	ASC_EVENT_V_MTE3
 
 #define NWORKERS	(ASC_NR_PIPES + 1)
 
@@ -68,14 +68,14 @@ static int event_set_by(int pipe, bool from)
 }
 
 /*
- * Assert which pipe @w stands for on @fd (ASC_PIPE_NONE: none), by a set
+ * Assert which pipe @w stands for on @fd (ASC_EVENT_PIPE_NONE: none), by a set
  * of a HardEvent that pipe sets and one it does not; the main thread, not
  * bound, consumes what was set.  Leaves no ID allocated, no flag set.
  */
 static void assert_role(struct __test_metadata *_metadata, int fd, struct asc_worker *w,
 			int pipe)
 {
-	int probe = pipe == ASC_PIPE_NONE ? ASC_PIPE_V : pipe;
+	int probe = pipe == ASC_EVENT_PIPE_NONE ? ASC_EVENT_PIPE_V : pipe;
 	int k, e, id, exp, ret;
 
 	for (k = 0; k < 2; k++) {
@@ -83,7 +83,7 @@ static void assert_role(struct __test_metadata *_metadata, int fd, struct asc_wo
 		ASSERT_LE(0, e);
 		id = asc_alloc(fd, e);
 		ASSERT_LE(0, id);
-		exp = pipe == ASC_PIPE_NONE || asc_event_src(e) == pipe ? 0 : -EPERM;
+		exp = pipe == ASC_EVENT_PIPE_NONE || asc_event_src(e) == pipe ? 0 : -EPERM;
 		ret = W_SET(w, e, id);
 		ASSERT_EQ(exp, ret) {
 			TH_LOG("thread %d, expected on pipe %s: set %s:%d returned %d",
@@ -215,7 +215,7 @@ TEST_F(checked, bind_seven_pipes_from_seven_threads)
 	for (i = 0; i < ASC_NR_PIPES; i++)
 		assert_role(_metadata, self->fd, &self->w[i], asc_pipe_at(i));
 	/* The refused binds left the extra thread and the main thread unbound. */
-	assert_role(_metadata, self->fd, extra, ASC_PIPE_NONE);
+	assert_role(_metadata, self->fd, extra, ASC_EVENT_PIPE_NONE);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -226,25 +226,25 @@ TEST_F(checked, bad_pipes_einval)
 	long long inval = asc_stat_read("err_invalid");
 	unsigned int i;
 
-	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_V));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ASSERT_EQ(-EINVAL, W_BIND(&self->w[0], bad[i])) TH_LOG("pipe %d", bad[i]);
 		ASSERT_EQ(-EINVAL, W_BIND(&self->w[1], bad[i])) TH_LOG("pipe %d", bad[i]);
 	}
 	for (i = 0; i < ARRAY_SIZE(flags); i++) {
-		ASSERT_EQ(-EINVAL, asc_bind_flags(self->fd, ASC_PIPE_MTE2, flags[i]));
-		ASSERT_EQ(-EINVAL, asc_bind_flags(self->fd, ASC_PIPE_NONE, flags[i]));
+		ASSERT_EQ(-EINVAL, asc_bind_flags(self->fd, ASC_EVENT_PIPE_MTE2, flags[i]));
+		ASSERT_EQ(-EINVAL, asc_bind_flags(self->fd, ASC_EVENT_PIPE_NONE, flags[i]));
 	}
 	if (inval >= 0) {
 		ASSERT_EQ(inval + 2 * (long long)ARRAY_SIZE(bad) + 2 * (long long)ARRAY_SIZE(flags),
 			  asc_stat_read("err_invalid"));
 	}
 	/* Nothing changed: w0 is V, w1 and the main thread are unbound, MTE2 is free. */
-	assert_role(_metadata, self->fd, &self->w[0], ASC_PIPE_V);
-	assert_role(_metadata, self->fd, &self->w[1], ASC_PIPE_NONE);
-	ASSERT_EQ(-EBUSY, W_BIND(&self->w[1], ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_PIPE_MTE2));
-	assert_role(_metadata, self->fd, &self->w[1], ASC_PIPE_MTE2);
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_NONE);
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[1], ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_EVENT_PIPE_MTE2));
+	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_MTE2);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -252,20 +252,20 @@ TEST_F(checked, rebind_moves)
 {
 	struct asc_worker *a = &self->w[0], *b = &self->w[1];
 
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_V));
-	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_MTE2));
-	assert_role(_metadata, self->fd, a, ASC_PIPE_MTE2);
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_MTE2));
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_MTE2);
 	/* V was freed by the move. */
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_V));
-	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_PIPE_MTE2));
-	assert_role(_metadata, self->fd, b, ASC_PIPE_V);
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_FIX));
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_MTE2));
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_V));
-	assert_role(_metadata, self->fd, a, ASC_PIPE_V);
-	assert_role(_metadata, self->fd, b, ASC_PIPE_MTE2);
-	ASSERT_EQ(0, W_BIND(&self->w[2], ASC_PIPE_FIX));
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_MTE2));
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V);
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_MTE2);
+	ASSERT_EQ(0, W_BIND(&self->w[2], ASC_EVENT_PIPE_FIX));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -273,12 +273,12 @@ TEST_F(checked, busy_bind_keeps_old_binding)
 {
 	struct asc_worker *a = &self->w[0], *b = &self->w[1];
 
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_MTE2));
-	ASSERT_EQ(-EBUSY, W_BIND(a, ASC_PIPE_MTE2));
-	assert_role(_metadata, self->fd, a, ASC_PIPE_V);
-	assert_role(_metadata, self->fd, b, ASC_PIPE_MTE2);
-	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(-EBUSY, W_BIND(a, ASC_EVENT_PIPE_MTE2));
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_MTE2);
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_V));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -286,16 +286,16 @@ TEST_F(checked, none_unbinds)
 {
 	struct asc_worker *a = &self->w[0], *b = &self->w[1];
 
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_NONE));
-	ASSERT_EQ(0, asc_bind(self->fd, ASC_PIPE_NONE));
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_V));
-	assert_role(_metadata, self->fd, a, ASC_PIPE_V);
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_NONE));
-	assert_role(_metadata, self->fd, a, ASC_PIPE_NONE);
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_V));
-	assert_role(_metadata, self->fd, b, ASC_PIPE_V);
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_NONE));
-	ASSERT_EQ(-EBUSY, W_BIND(a, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_NONE));
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_NONE);
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V);
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(-EBUSY, W_BIND(a, ASC_EVENT_PIPE_V));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -303,12 +303,12 @@ TEST_F(checked, takeover_after_thread_exit)
 {
 	struct asc_worker *a = &self->w[0], *b = &self->w[1];
 
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_V));
-	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_worker_stop(a));
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_V));
-	assert_role(_metadata, self->fd, b, ASC_PIPE_V);
-	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V);
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_V));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -324,20 +324,20 @@ TEST_F(checked, takeover_after_process_exit)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		/* The child shares the TPipe through the inherited fd. */
-		c = (char)-asc_bind(self->fd, ASC_PIPE_S);
+		c = (char)-asc_bind(self->fd, ASC_EVENT_PIPE_S);
 		if (write(res[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(2);
 		_exit(0);
 	}
 	ASSERT_EQ(1, read(res[0], &c, 1));
 	ASSERT_EQ(0, c) TH_LOG("the child's bind returned %d", -c);
-	ASSERT_EQ(-EBUSY, W_BIND(&self->w[0], ASC_PIPE_S));
-	ASSERT_EQ(-EBUSY, asc_bind(self->fd, ASC_PIPE_S));
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[0], ASC_EVENT_PIPE_S));
+	ASSERT_EQ(-EBUSY, asc_bind(self->fd, ASC_EVENT_PIPE_S));
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
-	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_PIPE_S));
-	assert_role(_metadata, self->fd, &self->w[0], ASC_PIPE_S);
+	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_S));
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_S);
 	close(go[0]);
 	close(go[1]);
 	close(res[0]);
@@ -347,13 +347,13 @@ TEST_F(checked, takeover_after_process_exit)
 
 TEST_F(checked, bindings_survive_reset)
 {
-	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_PIPE_MTE3));
+	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_EVENT_PIPE_MTE3));
 	ASSERT_RESET(self->fd, 0, 0);
-	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_PIPE_V));
-	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_PIPE_MTE3));
-	assert_role(_metadata, self->fd, &self->w[0], ASC_PIPE_V);
-	assert_role(_metadata, self->fd, &self->w[1], ASC_PIPE_MTE3);
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_MTE3));
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_MTE3);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -364,35 +364,35 @@ TEST_F(checked, bindings_per_tpipe_and_thread)
 
 	ASSERT_LE(0, fd2);
 	ASSERT_LE(0, dupfd);
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
 
 	/* Another TPipe: V is free there, and a is not bound there. */
 	asc_worker_set_fd(b, fd2);
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
 	asc_worker_set_fd(a, fd2);
-	assert_role(_metadata, fd2, a, ASC_PIPE_NONE);
-	ASSERT_EQ(0, W_BIND(a, ASC_PIPE_MTE2));
-	assert_role(_metadata, fd2, a, ASC_PIPE_MTE2);
-	assert_role(_metadata, fd2, b, ASC_PIPE_V);
+	assert_role(_metadata, fd2, a, ASC_EVENT_PIPE_NONE);
+	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_MTE2));
+	assert_role(_metadata, fd2, a, ASC_EVENT_PIPE_MTE2);
+	assert_role(_metadata, fd2, b, ASC_EVENT_PIPE_V);
 
 	/* On the first TPipe a is still V; b is not bound there. */
 	asc_worker_set_fd(a, self->fd);
 	asc_worker_set_fd(b, self->fd);
-	assert_role(_metadata, self->fd, a, ASC_PIPE_V);
-	assert_role(_metadata, self->fd, b, ASC_PIPE_NONE);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_NONE);
 
 	/* A dup of the fd is the same TPipe. */
 	asc_worker_set_fd(b, dupfd);
-	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(b, ASC_PIPE_M));
+	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_M));
 	asc_worker_set_fd(b, self->fd);
-	assert_role(_metadata, self->fd, b, ASC_PIPE_M);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_M);
 
 	/* Closing the other TPipe changes nothing here. */
 	close(fd2);
-	assert_role(_metadata, self->fd, a, ASC_PIPE_V);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
 	close(dupfd);
-	assert_role(_metadata, self->fd, b, ASC_PIPE_M);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_M);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -458,7 +458,7 @@ TEST_F(checked, forever_wait_from_wrong_pipe_refused_at_once)
 	__u64 start;
 
 	ASSERT_LE(0, id);
-	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(0, asc_set(self->fd, EV, id));
 	start = asc_now_ns();
 	ASSERT_EQ(-EPERM, W_WAIT(&self->w[0], EV, id, ASC_EVENT_WAIT_FOREVER));
@@ -476,10 +476,10 @@ TEST_F(checked, unbound_threads_not_role_checked)
 	ASSERT_LE(0, fd2);
 	/* w0 is bound on another TPipe only; w1 was bound here, then unbound. */
 	asc_worker_set_fd(&self->w[0], fd2);
-	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_V));
 	asc_worker_set_fd(&self->w[0], self->fd);
-	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_EVENT_PIPE_NONE));
 
 	for (e = 0; e < ASC_NR_EVENTS; e++) {
 		id[e] = asc_alloc(self->fd, e);
@@ -504,8 +504,8 @@ TEST_F(checked, handwritten_ids_enoent)
 	long long noent = asc_stat_read("err_not_allocated");
 	int i, n = 0;
 
-	ASSERT_EQ(0, W_BIND(src, ASC_PIPE_MTE2));
-	ASSERT_EQ(0, W_BIND(dst, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(dst, ASC_EVENT_PIPE_V));
 	for (i = 0; i < self->ids; i++) {
 		ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, i)) TH_LOG("id %d", i);
 		ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, i, 0)) TH_LOG("id %d", i);
@@ -532,7 +532,7 @@ TEST_F(checked, order_einval_eperm_enoent)
 	struct asc_event_ref ref = { .event = EV, .id = 0, .flags = 1 };
 	struct asc_event_wait wait = { .deadline = 0, .event = EV, .id = 0, .pad = 1 };
 
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
 	/* Bad arguments first, even from the wrong pipe with a hand-written ID. */
 	ASSERT_EQ(-EINVAL, W_SET(v, ASC_NR_EVENTS, 0));
 	ASSERT_EQ(-EINVAL, W_SET(v, EV, self->ids));
@@ -555,8 +555,8 @@ TEST_F(checked, allocated_ids_usable)
 	struct asc_worker *src = &self->w[0], *dst = &self->w[1];
 	int i, id;
 
-	ASSERT_EQ(0, W_BIND(src, ASC_PIPE_MTE2));
-	ASSERT_EQ(0, W_BIND(dst, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(dst, ASC_EVENT_PIPE_V));
 	for (i = 0; i < self->ids; i++) {
 		ASSERT_EQ(i, asc_alloc(self->fd, EV));
 	}
@@ -581,8 +581,8 @@ TEST_F(checked, last_fetched_id_usable)
 {
 	struct asc_worker *src = &self->w[0], *dst = &self->w[1];
 
-	ASSERT_EQ(0, W_BIND(src, ASC_PIPE_MTE2));
-	ASSERT_EQ(0, W_BIND(dst, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(dst, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, W_SET(src, EV, 0));
 	ASSERT_EQ(0, W_WAIT(dst, EV, 0, 0));
@@ -599,7 +599,7 @@ TEST_F(checked, last_fetched_id_usable)
 	}
 	/* Fetches of other HardEvents do not make it forget. */
 	ASSERT_EQ(0, asc_fetch(self->fd, EV2));
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_MTE2));
 	ASSERT_EQ(0, W_SET(src, EV, 0));
 	ASSERT_EQ(0, W_WAIT(dst, EV, 0, 0));
 	ASSERT_EQ(0, W_SET(dst, EV2, 0));
@@ -613,8 +613,8 @@ TEST_F(checked, earlier_fetch_forgotten_unless_allocated)
 
 	if (self->ids < 3)
 		SKIP(return, "%s: needs 3 IDs, the device has %d", _metadata->name, self->ids);
-	ASSERT_EQ(0, W_BIND(src, ASC_PIPE_MTE2));
-	ASSERT_EQ(0, W_BIND(dst, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(dst, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(1, asc_fetch(self->fd, EV));
@@ -727,9 +727,9 @@ TEST_F(checked, refused_calls_change_nothing)
 
 	if (self->ids < 3)
 		SKIP(return, "%s: needs 3 IDs, the device has %d", _metadata->name, self->ids);
-	ASSERT_EQ(0, W_BIND(mte2, ASC_PIPE_MTE2));
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(mte3, ASC_PIPE_MTE3));
+	ASSERT_EQ(0, W_BIND(mte2, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(mte3, ASC_EVENT_PIPE_MTE3));
 	/* State: EV 0 and 1 allocated, EV:0 set, EV2:0 fetched. */
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(1, asc_alloc(self->fd, EV));
@@ -757,7 +757,7 @@ TEST_F(checked, refused_calls_change_nothing)
 	ASSERT_EQ(-EINVAL, asc_release(self->fd, EV, self->ids));
 	ASSERT_EQ(-EINVAL, asc_alloc(self->fd, ASC_NR_EVENTS));
 	ASSERT_EQ(-EINVAL, W_BIND(v, 6));
-	ASSERT_EQ(-EBUSY, W_BIND(v, ASC_PIPE_MTE2));
+	ASSERT_EQ(-EBUSY, W_BIND(v, ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, 2));
 
 	/* Nothing moved: 2 allocated (the next alloc is 2), EV:0 set, EV:1 not. */
@@ -783,7 +783,7 @@ TEST_F(checked, refused_wait_keeps_flag_across_modes)
 	struct asc_worker *v = &self->w[0];
 	int hand = self->ids - 1;
 
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_set(self->fd, EV, hand));
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
@@ -849,7 +849,7 @@ TEST_F(checked, mode_off_lets_the_same_calls_through)
 		ASSERT_EQ(noent, asc_stat_read("err_not_allocated"));
 	}
 	/* V still bound: back in checked mode the same calls are refused. */
-	ASSERT_EQ(0, W_BIND(w, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(w, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	ASSERT_EQ(-EPERM, W_SET(w, EV, hand));
 	ASSERT_EQ(-ENOENT, W_SET(w, EV2, hand));

@@ -183,8 +183,8 @@ static void check_report(struct __test_metadata *_metadata, FIXTURE_DATA(deadloc
 
 TEST_F(deadlock, two_pipe_cycle)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	const char *const report[] = {
 		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
 		"asc_event:   MTE3 waits for V_MTE3 id 0, set by V",
@@ -195,16 +195,16 @@ TEST_F(deadlock, two_pipe_cycle)
 	int round;
 
 	asc_kmsg_settle(REPORT_HEAD, 2);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 	for (round = 0; round < 2; round++) {
 		if (round == 0) {
-			block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-			deadlocks_now(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+			block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+			deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 			ended(_metadata, v, -EDEADLK);
 		} else {
-			block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
-			deadlocks_now(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+			block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
+			deadlocks_now(_metadata, v, ASC_EVENT_MTE3_V, 0);
 			ended(_metadata, m3, -EDEADLK);
 		}
 		expect_deadlocks(_metadata, self, 1, 2);
@@ -212,21 +212,21 @@ TEST_F(deadlock, two_pipe_cycle)
 	}
 
 	/* Usable: the same flags pass when set by their source pipes. */
-	ASSERT_EQ(0, W_SET(m3, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
-	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, W_SET(m3, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
+	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_MTE3, 0));
 	ended(_metadata, m3, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
 TEST_F(deadlock, barrier_waiting_on_itself)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	const char *const report_v[] = {
 		"asc_event:   V waits for V_V id 0, set by V",
 		"asc_event:   allocated: V_V:0 FIX_FIX:0",
@@ -241,36 +241,36 @@ TEST_F(deadlock, barrier_waiting_on_itself)
 	};
 
 	asc_kmsg_settle(REPORT_HEAD, 2);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_FIX_FIX));
 	/* A flag that is set ends the wait: no deadlock. */
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_V, 0));
-	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_V, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
 	/* A timed wait is never a deadlock. */
-	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, asc_deadline_ms(50)));
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, ASC_EVENT_V_V, 0, asc_deadline_ms(50)));
 	expect_deadlocks(_metadata, self, 0, 0);
 
-	deadlocks_now(_metadata, v, ASC_HARD_EVENT_V_V, 0);
+	deadlocks_now(_metadata, v, ASC_EVENT_V_V, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
 	check_report(_metadata, self, report_v);
 
-	deadlocks_now(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
 	check_report(_metadata, self, report_fix);
 
-	ASSERT_EQ(0, W_SET(fix, ASC_HARD_EVENT_FIX_FIX, 0));
-	ASSERT_EQ(0, W_WAIT(fix, ASC_HARD_EVENT_FIX_FIX, 0, ASC_EVENT_WAIT_FOREVER));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, 0));
+	ASSERT_EQ(0, W_SET(fix, ASC_EVENT_FIX_FIX, 0));
+	ASSERT_EQ(0, W_WAIT(fix, ASC_EVENT_FIX_FIX, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_FIX_FIX, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
 TEST_F(deadlock, three_pipe_cycle)
 {
-	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m2 = bind_pipe(_metadata, self, ASC_PIPE_MTE2);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m2 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE2);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	const char *const report[] = {
 		"asc_event:   MTE2 waits for V_MTE2 id 0, set by V",
 		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
@@ -281,29 +281,29 @@ TEST_F(deadlock, three_pipe_cycle)
 	};
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_S_V));
-	ASSERT_EQ(1, asc_alloc(self->fd, ASC_HARD_EVENT_S_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_MTE3));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_S_V));
+	ASSERT_EQ(1, asc_alloc(self->fd, ASC_EVENT_S_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE2_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
 	/* A flag set for a pipe outside the cycle does not help it. */
-	ASSERT_EQ(0, W_SET(s, ASC_HARD_EVENT_S_V, 1));
+	ASSERT_EQ(0, W_SET(s, ASC_EVENT_S_V, 1));
 
-	block(_metadata, m2, ASC_HARD_EVENT_V_MTE2, 0);
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-	deadlocks_now(_metadata, m3, ASC_HARD_EVENT_MTE2_MTE3, 0);
+	block(_metadata, m2, ASC_EVENT_V_MTE2, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, m3, ASC_EVENT_MTE2_MTE3, 0);
 	ended(_metadata, m2, -EDEADLK);
 	ended(_metadata, v, -EDEADLK);
 	expect_deadlocks(_metadata, self, 1, 3);
 	check_report(_metadata, self, report);
 
 	/* The set flag is still there for V. */
-	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_S_V, 1, ASC_EVENT_WAIT_FOREVER));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_S_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_S_V, 1));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE2_MTE3, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE2, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_S_V, 1, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_S_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_S_V, 1));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -313,11 +313,11 @@ TEST_F(deadlock, three_pipe_cycle)
  */
 TEST_F(deadlock, chain_into_cycle_fails_with_it)
 {
-	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m = bind_pipe(_metadata, self, ASC_PIPE_M);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
-	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m = bind_pipe(_metadata, self, ASC_EVENT_PIPE_M);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	const char *const report[] = {
 		"asc_event:   S waits for V_S id 0, set by V",
 		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
@@ -328,87 +328,87 @@ TEST_F(deadlock, chain_into_cycle_fails_with_it)
 	};
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_M));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
-	block(_metadata, s, ASC_HARD_EVENT_V_S, 0);
-	block(_metadata, m, ASC_HARD_EVENT_FIX_M, 0);
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-	deadlocks_now(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_S));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_FIX_M));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
+	block(_metadata, s, ASC_EVENT_V_S, 0);
+	block(_metadata, m, ASC_EVENT_FIX_M, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
 	ended(_metadata, s, -EDEADLK);
 	still_blocked(_metadata, m);
 	expect_deadlocks(_metadata, self, 1, 3);
 	check_report(_metadata, self, report);
 
-	ASSERT_EQ(0, W_SET(fix, ASC_HARD_EVENT_FIX_M, 0));
+	ASSERT_EQ(0, W_SET(fix, ASC_EVENT_FIX_M, 0));
 	ended(_metadata, m, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_S, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_M, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_S, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_FIX_M, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
 /* The setter pipe is bound and busy (sleeping): the waits just wait. */
 TEST_F(deadlock, running_setter_not_a_deadlock)
 {
-	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	__u64 start;
 
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
-	ASSERT_EQ(0, asc_worker_post(m3, ASC_OP_SET, ASC_HARD_EVENT_MTE3_V, 0, 0, 200));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_S));
+	ASSERT_EQ(0, asc_worker_post(m3, ASC_OP_SET, ASC_EVENT_MTE3_V, 0, 0, 200));
 	start = asc_now_ns();
-	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_LE(150, asc_ms_since(start));
 	ended(_metadata, m3, 0);
 
 	/* A chain S -> V -> MTE3 that ends in the running MTE3. */
-	ASSERT_EQ(0, asc_worker_post(m3, ASC_OP_SET, ASC_HARD_EVENT_MTE3_V, 0, 0, 200));
-	block(_metadata, s, ASC_HARD_EVENT_V_S, 0);
-	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, asc_worker_post(m3, ASC_OP_SET, ASC_EVENT_MTE3_V, 0, 0, 200));
+	block(_metadata, s, ASC_EVENT_V_S, 0);
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_MTE3_V, 0, ASC_EVENT_WAIT_FOREVER));
 	ended(_metadata, m3, 0);
 	still_blocked(_metadata, s);
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_S, 0));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_S, 0));
 	ended(_metadata, s, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_S, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_S, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
 /* Nobody stands for the setter pipe: the waits time out or wait on. */
 TEST_F(deadlock, unbound_setter_not_a_deadlock)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m2 = bind_pipe(_metadata, self, ASC_PIPE_MTE2);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m2 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE2);
 	__u64 deadline;
 
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
 	deadline = asc_deadline_ms(300);
-	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, ASC_HARD_EVENT_MTE3_V, 0, deadline));
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, ASC_EVENT_MTE3_V, 0, deadline));
 	ASSERT_LE(deadline, asc_now_ns());
 
 	/* Forever: MTE2 -> V -> MTE3, and nobody is MTE3. */
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-	block(_metadata, m2, ASC_HARD_EVENT_V_MTE2, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	block(_metadata, m2, ASC_EVENT_V_MTE2, 0);
 	still_blocked(_metadata, v);
 	still_blocked(_metadata, m2);
 	expect_deadlocks(_metadata, self, 0, 0);
 
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE3_V, 0));
 	ended(_metadata, v, 0);
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE2, 0));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_MTE2, 0));
 	ended(_metadata, m2, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE2, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -418,24 +418,24 @@ TEST_F(deadlock, unbound_setter_not_a_deadlock)
  */
 TEST_F(deadlock, exited_setter_not_a_deadlock)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *heir = &self->w[UNBOUND];
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 	ASSERT_EQ(0, asc_worker_stop(m3));
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	still_blocked(_metadata, v);
 	expect_deadlocks(_metadata, self, 0, 0);
 
-	ASSERT_EQ(0, W_BIND(heir, ASC_PIPE_MTE3));
-	deadlocks_now(_metadata, heir, ASC_HARD_EVENT_V_MTE3, 0);
+	ASSERT_EQ(0, W_BIND(heir, ASC_EVENT_PIPE_MTE3));
+	deadlocks_now(_metadata, heir, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
 	expect_deadlocks(_metadata, self, 1, 2);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -445,38 +445,38 @@ TEST_F(deadlock, exited_setter_not_a_deadlock)
  */
 TEST_F(deadlock, timed_wait_in_cycle)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	__u64 deadline;
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 
 	/* V forever, MTE3 timed: MTE3 times out, then sets V's flag. */
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	deadline = asc_deadline_ms(300);
-	ASSERT_EQ(-ETIMEDOUT, W_WAIT(m3, ASC_HARD_EVENT_V_MTE3, 0, deadline));
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(m3, ASC_EVENT_V_MTE3, 0, deadline));
 	ASSERT_LE(deadline, asc_now_ns());
 	still_blocked(_metadata, v);
-	ASSERT_EQ(0, W_SET(m3, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, W_SET(m3, ASC_EVENT_MTE3_V, 0));
 	ended(_metadata, v, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
 
 	/* V timed, MTE3 forever: V times out; MTE3 waits on. */
-	ASSERT_EQ(0, W_WAIT_POST(v, ASC_HARD_EVENT_MTE3_V, 0, asc_deadline_ms(300)));
+	ASSERT_EQ(0, W_WAIT_POST(v, ASC_EVENT_MTE3_V, 0, asc_deadline_ms(300)));
 	ASSERT_TRUE(asc_worker_blocked(v, BLOCK_MS));
-	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -ETIMEDOUT);
 	still_blocked(_metadata, m3);
 	expect_deadlocks(_metadata, self, 0, 0);
 
 	/* Now V waits forever too: that closes the cycle. */
-	deadlocks_now(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	ended(_metadata, m3, -EDEADLK);
 	expect_deadlocks(_metadata, self, 1, 2);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -484,50 +484,50 @@ TEST_F(deadlock, timed_wait_in_cycle)
 TEST_F(deadlock, unbound_waiter_not_a_deadlock)
 {
 	struct asc_worker *u = &self->w[UNBOUND];
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 
 	/* Where a bound V would deadlock on its own barrier. */
-	block(_metadata, u, ASC_HARD_EVENT_V_V, 0);
+	block(_metadata, u, ASC_EVENT_V_V, 0);
 	still_blocked(_metadata, u);
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_V, 0));
 	ended(_metadata, u, 0);
 
 	/* Where V would close a cycle with MTE3, but V's thread is not bound. */
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_NONE));
-	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
-	block(_metadata, u, ASC_HARD_EVENT_MTE3_V, 0);
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
+	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
+	block(_metadata, u, ASC_EVENT_MTE3_V, 0);
 	still_blocked(_metadata, m3);
 	still_blocked(_metadata, u);
 	expect_deadlocks(_metadata, self, 0, 0);
 
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_MTE3, 0));
 	ended(_metadata, m3, 0);
-	ASSERT_EQ(0, W_SET(m3, ASC_HARD_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, W_SET(m3, ASC_EVENT_MTE3_V, 0));
 	ended(_metadata, u, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
 TEST_F(deadlock, checked_mode_off_no_detection)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
-	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	long long canceled = asc_stat_read("err_canceled");
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
-	block(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
+	block(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	still_blocked(_metadata, v);
 	still_blocked(_metadata, m3);
 	still_blocked(_metadata, fix);
@@ -540,10 +540,10 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 
 	/* Back on. */
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
-	deadlocks_now(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_FIX_FIX));
+	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_FIX_FIX, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -553,13 +553,13 @@ TEST_F(deadlock, checked_mode_off_no_detection)
  */
 TEST_F(deadlock, unbound_set_turns_detection_off_until_reset)
 {
-	struct asc_worker *s = bind_pipe(_metadata, self, ASC_PIPE_S);
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_PIPE_MTE3);
-	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_PIPE_FIX);
+	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
+	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	const int ev[5] = {
-		ASC_HARD_EVENT_S_V, ASC_HARD_EVENT_S_MTE2, ASC_HARD_EVENT_FIX_FIX,
-		ASC_HARD_EVENT_MTE3_V, ASC_HARD_EVENT_V_MTE3,
+		ASC_EVENT_S_V, ASC_EVENT_S_MTE2, ASC_EVENT_FIX_FIX,
+		ASC_EVENT_MTE3_V, ASC_EVENT_V_MTE3,
 	};
 	int i;
 
@@ -567,26 +567,26 @@ TEST_F(deadlock, unbound_set_turns_detection_off_until_reset)
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, asc_alloc(self->fd, ev[i]));
 	}
-	ASSERT_EQ(0, W_SET(s, ASC_HARD_EVENT_S_V, 0));
-	ASSERT_EQ(-EBUSY, asc_set(self->fd, ASC_HARD_EVENT_S_V, 0));
-	ASSERT_EQ(-ENOENT, asc_set(self->fd, ASC_HARD_EVENT_S_V, self->ids - 1));
-	ASSERT_EQ(-EINVAL, asc_set(self->fd, ASC_HARD_EVENT_S_V, self->ids));
-	deadlocks_now(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
+	ASSERT_EQ(0, W_SET(s, ASC_EVENT_S_V, 0));
+	ASSERT_EQ(-EBUSY, asc_set(self->fd, ASC_EVENT_S_V, 0));
+	ASSERT_EQ(-ENOENT, asc_set(self->fd, ASC_EVENT_S_V, self->ids - 1));
+	ASSERT_EQ(-EINVAL, asc_set(self->fd, ASC_EVENT_S_V, self->ids));
+	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
 
 	/* A successful set by an unbound thread. */
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_S_MTE2, 0));
-	block(_metadata, fix, ASC_HARD_EVENT_FIX_FIX, 0);
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-	block(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_S_MTE2, 0));
+	block(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	still_blocked(_metadata, fix);
 	still_blocked(_metadata, v);
 	still_blocked(_metadata, m3);
 	expect_deadlocks(_metadata, self, 0, 0);
 
 	/* Leave nothing behind for RESET to report, then reset. */
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_S_V, 0, 0));
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_S_MTE2, 0, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_S_V, 0, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_S_MTE2, 0, 0));
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
 	}
@@ -596,21 +596,21 @@ TEST_F(deadlock, unbound_set_turns_detection_off_until_reset)
 	ended(_metadata, m3, -ECANCELED);
 
 	/* Detection is on again. */
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
-	block(_metadata, v, ASC_HARD_EVENT_MTE3_V, 0);
-	deadlocks_now(_metadata, m3, ASC_HARD_EVENT_V_MTE3, 0);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
 	expect_deadlocks(_metadata, self, 1, 2);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
 /* A V_V barrier on a fetched ID: reused once fine, then waited on alone. */
 TEST_F(deadlock, fetched_id_barrier)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_PIPE_V);
+	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
 	const char *const report[] = {
 		"asc_event:   V waits for V_V id 0, set by V",
 		"asc_event:   allocated: none",
@@ -619,10 +619,10 @@ TEST_F(deadlock, fetched_id_barrier)
 	};
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_V, 0));
-	ASSERT_EQ(0, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
-	deadlocks_now(_metadata, v, ASC_HARD_EVENT_V_V, 0);
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_V));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_V, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
+	deadlocks_now(_metadata, v, ASC_EVENT_V_V, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
 	check_report(_metadata, self, report);
 	ASSERT_RESET(self->fd, 0, 0);

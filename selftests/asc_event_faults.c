@@ -554,7 +554,7 @@ static int tpipe_works(int fd, char *why, size_t len)
 
 	err = xioctl(fd, ASC_EVENT_IOC_INFO, &info);
 	FAIL_IF(err || info.abi_version != ASC_EVENT_ABI_VERSION ||
-		info.nr_events != ASC_HARD_EVENT_COUNT || !info.event_ids ||
+		info.nr_events != ASC_EVENT_NR_HARD_EVENTS || !info.event_ids ||
 		info.event_ids > ASC_EVENT_IDS_MAX,
 		"INFO: %s", err ? strerror(err) : "wrong values");
 	err = ref_ioctl(fd, ASC_EVENT_IOC_ALLOC_ID, EV, 0, &id);
@@ -694,7 +694,7 @@ static int run_info(struct call *c)
 static int check_info(struct call *c, const struct trial *t, char *why, size_t len)
 {
 	FAIL_IF(!t->err && (c->u.info.abi_version != ASC_EVENT_ABI_VERSION ||
-			    c->u.info.nr_events != ASC_HARD_EVENT_COUNT),
+			    c->u.info.nr_events != ASC_EVENT_NR_HARD_EVENTS),
 		"INFO reported wrong values");
 	FAIL_IF(t->attr == A_NONE && t->err, "INFO failed without a fault");
 	return 0;
@@ -900,13 +900,13 @@ static int prepare_bind(struct call *c, char *why, size_t len)
 {
 	if (prepare_one_id(c, why, len))
 		return -1;
-	FAIL_IF(bind_pipe(c->fd, ASC_PIPE_NONE), "BIND_PIPE NONE: %s", strerror(errno));
+	FAIL_IF(bind_pipe(c->fd, ASC_EVENT_PIPE_NONE), "BIND_PIPE NONE: %s", strerror(errno));
 	return 0;
 }
 
 static int run_bind(struct call *c)
 {
-	c->u.bind = (struct asc_event_bind){ .pipe = ASC_PIPE_V };
+	c->u.bind = (struct asc_event_bind){ .pipe = ASC_EVENT_PIPE_V };
 	return xioctl(c->fd, ASC_EVENT_IOC_BIND_PIPE, &c->u.bind);
 }
 
@@ -919,7 +919,7 @@ static int check_bind(struct call *c, const struct trial *t, char *why, size_t l
 	int err_mode = set_mode(c->fd, ASC_EVENT_MODE_CHECKED);
 	int err = ref_ioctl(c->fd, ASC_EVENT_IOC_SET_FLAG, EV, 0, NULL);
 
-	FAIL_IF(bind_pipe(c->fd, ASC_PIPE_NONE), "BIND_PIPE NONE: %s", strerror(errno));
+	FAIL_IF(bind_pipe(c->fd, ASC_EVENT_PIPE_NONE), "BIND_PIPE NONE: %s", strerror(errno));
 	if (prepare_unchecked(c, why, len))
 		return -1;
 	FAIL_IF(t->attr == A_NONE && t->err, "BIND_PIPE failed without a fault");

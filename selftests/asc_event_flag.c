@@ -13,7 +13,7 @@
  */
 #include "asc_event_test.h"
 
-#define EV	ASC_HARD_EVENT_MTE2_V
+#define EV	ASC_EVENT_MTE2_V
 
 /* A wait that must return at once may take this long in a slow guest. */
 #define QUICK_MS	100

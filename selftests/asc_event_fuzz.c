@@ -6,7 +6,7 @@
  *
  * THREADS threads (default 4) issue COUNT ioctls in all (default 1000000):
  * the ten real commands with random, edge-biased field values (BIND_PIPE
- * with the seven pipes, ASC_PIPE_NONE and numbers that are no pipe;
+ * with the seven pipes, ASC_EVENT_PIPE_NONE and numbers that are no pipe;
  * SET_MODE turning checked mode on and off at random, and unknown bits);
  * numbers in and around the driver's range (magic 0xA5 and its
  * neighbours, nr 0x3c..0x4d, all four directions, random sizes and the
@@ -66,6 +66,7 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
+#include "asc_event_events.h"
 
 #define DEFAULT_SEED	0xa5e7f022u
 #define DEFAULT_COUNT	1000000UL
@@ -85,7 +86,7 @@
 #define GUARD_BYTES	32
 #define POISON		0x5a
 
-#define NR_EVENTS	ASC_HARD_EVENT_COUNT
+#define NR_EVENTS	ASC_EVENT_NR_HARD_EVENTS
 
 enum cmd_kind {
 	CMD_INFO,
@@ -120,18 +121,6 @@ static const unsigned int real_sizes[] = {
 	sizeof(struct asc_event_bind), sizeof(struct asc_event_mode),
 };
 
-/* The pipe that sets and the pipe that waits for each HardEvent. */
-static const int event_src[NR_EVENTS] = {
-#define ASC_HARD_EVENT(name, value, src, dst)	[value] = ASC_PIPE_##src,
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-};
-
-static const int event_dst[NR_EVENTS] = {
-#define ASC_HARD_EVENT(name, value, src, dst)	[value] = ASC_PIPE_##dst,
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-};
 
 enum ptr_kind {
 	PTR_VALID,
@@ -183,7 +172,7 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  *	write back (EFAULT), or -1: such a fetch does not count, see
  *	check_efault_fetch().
  * @checked: the open is in checked mode.
- * @bound: the pipe the thread is bound to on the open, or %ASC_PIPE_NONE.
+ * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE.
  * @unbound_set: the thread set a flag while bound to no pipe since the
  *	open or the last reset, which turns deadlock detection off.
  */
@@ -414,8 +403,8 @@ static uint64_t gen_deadline(struct fuzzer *f, bool stable)
 static int32_t gen_pipe(struct fuzzer *f)
 {
 	static const int32_t pipes[] = {
-		ASC_PIPE_FIX, ASC_PIPE_MTE1, ASC_PIPE_MTE2, ASC_PIPE_FIX, ASC_PIPE_MTE1,
-		ASC_PIPE_MTE2, ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE3,
+		ASC_EVENT_PIPE_FIX, ASC_EVENT_PIPE_MTE1, ASC_EVENT_PIPE_MTE2, ASC_EVENT_PIPE_FIX, ASC_EVENT_PIPE_MTE1,
+		ASC_EVENT_PIPE_MTE2, ASC_EVENT_PIPE_S, ASC_EVENT_PIPE_V, ASC_EVENT_PIPE_M, ASC_EVENT_PIPE_MTE3,
 	};
 	static const int32_t edges[] = {
 		6, 7, 8, 9, 11, 12, 63, 64, -2, INT32_MIN, INT32_MAX,
@@ -426,7 +415,7 @@ static int32_t gen_pipe(struct fuzzer *f)
 	case 5: case 6: case 7: case 8: case 9: case 10:
 		return pipes[below(f, ARRAY_SIZE(pipes))];
 	case 11: case 12: case 13: case 14:
-		return ASC_PIPE_NONE;
+		return ASC_EVENT_PIPE_NONE;
 	case 15: case 16: case 17:
 		return edges[below(f, ARRAY_SIZE(edges))];
 	default:
@@ -436,8 +425,8 @@ static int32_t gen_pipe(struct fuzzer *f)
 
 static bool pipe_valid(int32_t pipe)
 {
-	return pipe == ASC_PIPE_NONE || (pipe >= ASC_PIPE_S && pipe <= ASC_PIPE_MTE3) ||
-	       pipe == ASC_PIPE_FIX;
+	return pipe == ASC_EVENT_PIPE_NONE || (pipe >= ASC_EVENT_PIPE_S && pipe <= ASC_EVENT_PIPE_MTE3) ||
+	       pipe == ASC_EVENT_PIPE_FIX;
 }
 
 /* A mode: checked or not, now and then an unknown bit. */
@@ -813,7 +802,7 @@ static int model_use(const struct model *m, uint32_t event, uint32_t id, bool se
 {
 	if (!m->checked)
 		return 0;
-	if (m->bound != ASC_PIPE_NONE && m->bound != (set ? event_src : event_dst)[event])
+	if (m->bound != ASC_EVENT_PIPE_NONE && m->bound != (set ? asc_event_src(event) : asc_event_dst(event)))
 		return EPERM;
 	if (!(m->pool[event] & (1ULL << id)) && m->fetched[event] != (int)id)
 		return ENOENT;
@@ -858,7 +847,7 @@ static void model_fresh(struct fuzzer *f)
 	memset(m->flags, 0, sizeof(m->flags));
 	for (e = 0; e < NR_EVENTS; e++)
 		m->fetched[e] = m->efault_fetch[e] = -1;
-	m->bound = ASC_PIPE_NONE;
+	m->bound = ASC_EVENT_PIPE_NONE;
 	m->unbound_set = false;
 	if (ioctl(f->priv_fd, ASC_EVENT_IOC_GET_MODE, &mode) || mode.pad ||
 	    mode.mode & ~ASC_EVENT_MODE_CHECKED) {
@@ -927,7 +916,7 @@ static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 	} else if (!ERR_IN(err, 0, EBUSY)) {
 		report(f, op, err, "not a result of BIND_PIPE");
 	} else if (!err) {
-		f->maybe_bound[op->shared] = bind.pipe != ASC_PIPE_NONE;
+		f->maybe_bound[op->shared] = bind.pipe != ASC_EVENT_PIPE_NONE;
 	}
 	if (op->checked && !guards_intact(op, 0))
 		report(f, op, err, "%s wrote to its argument", cmd_names[op->kind]);
@@ -1024,7 +1013,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 	}
 
 	/* Whether the thread is (private) or may be (shared) bound to a pipe. */
-	bound = op->priv ? m->bound != ASC_PIPE_NONE : f->maybe_bound[op->shared];
+	bound = op->priv ? m->bound != ASC_EVENT_PIPE_NONE : f->maybe_bound[op->shared];
 
 	switch (op->kind) {
 	case CMD_ALLOC:
@@ -1085,7 +1074,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
 		if (op->priv && !err) {
 			m->flags[event] |= 1ULL << id;
-			if (m->bound == ASC_PIPE_NONE)
+			if (m->bound == ASC_EVENT_PIPE_NONE)
 				m->unbound_set = true;
 		}
 		break;
@@ -1117,7 +1106,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
 			} else if (forever && m->checked && bound && !m->unbound_set &&
-				   event_src[event] == m->bound) {
+				   asc_event_src(event) == m->bound) {
 				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
 				if (err != EDEADLK)
 					report(f, op, err, "model: a pipe waiting forever for itself must be EDEADLK");

@@ -101,12 +101,12 @@ TEST_F(ids, last_id_allocated_last)
 	int i, last = self->ids - 1;
 
 	for (i = 0; i < self->ids; i++) {
-		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
+		ASSERT_EQ(i, asc_alloc(self->fd, ASC_EVENT_V_S));
 	}
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_S, last));
-	ASSERT_EQ(last, asc_fetch(self->fd, ASC_HARD_EVENT_V_S));
-	ASSERT_EQ(last, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
-	ASSERT_EQ(-ENOSPC, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_S, last));
+	ASSERT_EQ(last, asc_fetch(self->fd, ASC_EVENT_V_S));
+	ASSERT_EQ(last, asc_alloc(self->fd, ASC_EVENT_V_S));
+	ASSERT_EQ(-ENOSPC, asc_alloc(self->fd, ASC_EVENT_V_S));
 	ASSERT_RESET(self->fd, self->ids, 0);
 }
 

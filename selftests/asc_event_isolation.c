@@ -12,7 +12,7 @@
  */
 #include "asc_event_test.h"
 
-#define EV	ASC_HARD_EVENT_S_MTE3
+#define EV	ASC_EVENT_S_MTE3
 #define NOPEN	32
 
 ASC_FIXTURE(isolation)
@@ -96,8 +96,8 @@ TEST_F_TIMEOUT(isolation, reset_elsewhere_cancels_nothing, 10)
 	for (i = 1; i < self->ids; i++) {
 		ASSERT_EQ(0, asc_release(self->fd, EV, i));
 	}
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
-	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, ASC_HARD_EVENT_V_V, 0,
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_V));
+	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, ASC_EVENT_V_V, 0,
 				      asc_deadline_ms(400)));
 	ASSERT_TRUE(asc_waiter_blocked(&w, 300));
 	ASSERT_RESET(fd2, 0, 0);
@@ -155,7 +155,7 @@ static int other_process(int to_parent, int from_parent, int ids)
 			return 11;
 	if (asc_alloc(fd, EV) != -ENOSPC)
 		return 12;
-	if (asc_fetch(fd, ASC_HARD_EVENT_M_V) != 0)
+	if (asc_fetch(fd, ASC_EVENT_M_V) != 0)
 		return 19;
 	if (asc_wait(fd, EV, 0, 0) != -ETIMEDOUT)
 		return 13;
@@ -163,7 +163,7 @@ static int other_process(int to_parent, int from_parent, int ids)
 		return 14;
 	if (write(to_parent, &c, 1) != 1 || read(from_parent, &c, 1) != 1)
 		return 15;
-	if (asc_wait(fd, ASC_HARD_EVENT_M_V, 0, 0) != -ETIMEDOUT)
+	if (asc_wait(fd, ASC_EVENT_M_V, 0, 0) != -ETIMEDOUT)
 		return 16;
 	if (asc_fetch(fd, EV) != -ENOSPC)
 		return 17;
@@ -188,7 +188,7 @@ TEST_F_TIMEOUT(isolation, two_processes, 10)
 	for (i = 1; i < self->ids; i++) {
 		ASSERT_EQ(0, asc_release(self->fd, EV, i));
 	}
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_M_V));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_M_V));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -203,7 +203,7 @@ TEST_F_TIMEOUT(isolation, two_processes, 10)
 			TH_LOG("the other process's flag showed up here");
 		}
 	}
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_M_V, 0));
 	ASSERT_EQ(1, write(down[1], &c, 1));
 	ASSERT_EQ(0, asc_child_wait(pid, 5000));
 	ASSERT_RESET(self->fd, 1, 2);

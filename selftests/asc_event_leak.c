@@ -18,7 +18,7 @@
 #include "asc_event_pipes.h"
 
 #define COMM		"asc_leak"
-#define EV		ASC_HARD_EVENT_MTE2_V
+#define EV		ASC_EVENT_MTE2_V
 
 /* A leak report starts with this. */
 #define LEAK_HEAD	"asc_event: TPipe "
@@ -105,14 +105,14 @@ TEST_F(leak, reset_reports_ids_and_flags)
 	asc_kmsg_settle(LEAK_HEAD, 1);
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(1, asc_alloc(self->fd, EV));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_V));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 1));
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_V_V, 0));
 	/* Consumed flags and fetched IDs are no leak. */
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_S_V));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_S_V));
 	ASSERT_RESET(self->fd, 4, 2);
 	expect_leaks(_metadata, self, 1, 4, 2, 1);
 	check_line(_metadata, self, self->serial, getpid(), "reset", 4,
@@ -129,10 +129,10 @@ TEST_F(leak, close_reports_ids_and_flags)
 
 	asc_kmsg_settle(LEAK_HEAD, 1);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, asc_alloc(fd, ASC_HARD_EVENT_FIX_S));
-	ASSERT_EQ(0, asc_alloc(fd, ASC_HARD_EVENT_S_V));
-	ASSERT_EQ(1, asc_alloc(fd, ASC_HARD_EVENT_S_V));
-	ASSERT_EQ(0, asc_set(fd, ASC_HARD_EVENT_FIX_S, 0));
+	ASSERT_EQ(0, asc_alloc(fd, ASC_EVENT_FIX_S));
+	ASSERT_EQ(0, asc_alloc(fd, ASC_EVENT_S_V));
+	ASSERT_EQ(1, asc_alloc(fd, ASC_EVENT_S_V));
+	ASSERT_EQ(0, asc_set(fd, ASC_EVENT_FIX_S, 0));
 	close(fd);
 	expect_leaks(_metadata, self, 1, 3, 1, 1);
 	check_line(_metadata, self, serial, getpid(), "closed", 3, "S_V:0,1 FIX_S:0", 1,
@@ -151,15 +151,15 @@ TEST_F(leak, only_flags_or_only_ids)
 	check_line(_metadata, self, self->serial, getpid(), "reset", 0, "none", 1, "MTE2_V:0");
 
 	/* IDs never released. */
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
-	ASSERT_EQ(1, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_S));
+	ASSERT_EQ(1, asc_alloc(self->fd, ASC_EVENT_V_S));
 	ASSERT_RESET(self->fd, 2, 0);
 	expect_leaks(_metadata, self, 1, 2, 0, 1);
 	check_line(_metadata, self, self->serial, getpid(), "reset", 2, "V_S:0,1", 0, "none");
 
 	/* A flag set in unchecked mode on a hand-written ID. */
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_FIX_FIX, self->ids - 1));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_FIX_FIX, self->ids - 1));
 	close(self->fd);
 	self->fd = -1;
 	expect_leaks(_metadata, self, 1, 0, 1, 1);
@@ -204,8 +204,8 @@ TEST_F(leak, reset_then_close_two_reports)
 	asc_kmsg_settle(LEAK_HEAD, 2);
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_RESET(self->fd, 1, 0);
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE1_M));
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_MTE1_M, 0));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE1_M));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE1_M, 0));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	close(self->fd);

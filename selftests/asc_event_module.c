@@ -11,7 +11,7 @@
 #include "asc_event_test.h"
 
 #define PARAM_PATH	MODULE_SYSFS "/parameters/event_ids"
-#define EV		ASC_HARD_EVENT_M_V
+#define EV		ASC_EVENT_M_V
 
 FIXTURE(module) {
 	int saved_ids;		/* event_ids of the module found loaded */

@@ -18,7 +18,7 @@
 #include "asc_event_pipes.h"
 
 #define COMM		"asc_observe"
-#define EV		ASC_HARD_EVENT_MTE2_V
+#define EV		ASC_EVENT_MTE2_V
 
 /* Long enough for a thread to reach its ioctl in a slow guest. */
 #define BLOCK_MS	2000
@@ -136,13 +136,13 @@ TEST_F(observe, counters_count_ops_and_each_error)
 	ASC_STATS_EXPECT(s, "EBUSY from a set", [ST_OPS] = 4, [ST_ERR_DOUBLE_SET] = 1);
 
 	asc_stats_read(_metadata, &s);
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_V));
-	ASSERT_EQ(-EBUSY, asc_bind(self->fd, ASC_PIPE_V));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EBUSY, asc_bind(self->fd, ASC_EVENT_PIPE_V));
 	ASC_STATS_EXPECT(s, "EBUSY from a bind", [ST_OPS] = 2, [ST_ERR_BUSY_PIPE] = 1);
 
 	asc_stats_read(_metadata, &s);
 	ASSERT_EQ(-EPERM, W_SET(v, EV, 0));
-	ASSERT_EQ(-EPERM, W_WAIT(v, ASC_HARD_EVENT_V_MTE3, 0, 0));
+	ASSERT_EQ(-EPERM, W_WAIT(v, ASC_EVENT_V_MTE3, 0, 0));
 	ASC_STATS_EXPECT(s, "EPERM", [ST_OPS] = 2, [ST_ERR_WRONG_PIPE] = 2);
 
 	asc_stats_read(_metadata, &s);
@@ -170,8 +170,8 @@ TEST_F(observe, counters_count_ops_and_each_error)
 	ASC_STATS_EXPECT(s, "EINTR", [ST_OPS] = 2, [ST_ERR_INTERRUPTED] = 1);
 
 	asc_stats_read(_metadata, &s);
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_V));
-	ASSERT_EQ(-EDEADLK, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_V));
+	ASSERT_EQ(-EDEADLK, W_WAIT(v, ASC_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
 	ASC_STATS_EXPECT(s, "EDEADLK", [ST_OPS] = 2, [ST_ERR_DEADLOCK] = 1, [ST_DEADLOCKS] = 1);
 
 	asc_stats_read(_metadata, &s);
@@ -346,14 +346,14 @@ TEST_F(observe, debugfs_content)
 	NEED_DEBUGFS();
 	snprintf(head, sizeof(head), "tpipe: %d\nowner: %s[%d] uid %u\n", self->serial, COMM,
 		 getpid(), getuid());
-	ASSERT_EQ(0, W_BIND(m3, ASC_PIPE_MTE3));
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(m2, ASC_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(m3, ASC_EVENT_PIPE_MTE3));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(m2, ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(1, asc_alloc(self->fd, EV));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
-	ASSERT_EQ(1, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	ASSERT_EQ(1, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_MTE3));
 	ASSERT_EQ(0, W_SET(m2, EV, 1));
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
@@ -364,9 +364,9 @@ TEST_F(observe, debugfs_content)
 	/* Three threads blocked: V and MTE3 bound, one not bound. */
 	ASSERT_EQ(0, W_WAIT_POST(v, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_worker_blocked(v, BLOCK_MS));
-	ASSERT_EQ(0, W_WAIT_POST(m3, ASC_HARD_EVENT_V_MTE3, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, W_WAIT_POST(m3, ASC_EVENT_V_MTE3, 0, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(asc_worker_blocked(m3, BLOCK_MS));
-	ASSERT_EQ(0, W_WAIT_POST(u, ASC_HARD_EVENT_V_MTE2, 1, asc_deadline_ms(10000)));
+	ASSERT_EQ(0, W_WAIT_POST(u, ASC_EVENT_V_MTE2, 1, asc_deadline_ms(10000)));
 	ASSERT_TRUE(asc_worker_blocked(u, BLOCK_MS));
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
@@ -378,11 +378,11 @@ TEST_F(observe, debugfs_content)
 	/* Woken one by one. */
 	ASSERT_EQ(0, W_SET(m2, EV, 0));
 	ASSERT_EQ(0, asc_worker_result(v, BLOCK_MS));
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_MTE3, 0));
 	ASSERT_EQ(0, asc_worker_result(m3, BLOCK_MS));
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_MTE2, 1));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_MTE2, 1));
 	ASSERT_EQ(0, asc_worker_result(u, BLOCK_MS));
-	ASSERT_EQ(0, W_BIND(m3, ASC_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(m3, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
@@ -587,14 +587,14 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	snprintf(path, sizeof(path), "%s/tracing_on", self->instance);
 	ASSERT_EQ(0, asc_write_file(path, "1"));
 
-	ASSERT_EQ(0, W_BIND(v, ASC_PIPE_V));
-	ASSERT_EQ(0, W_BIND(m2, ASC_PIPE_MTE2));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(m2, ASC_EVENT_PIPE_MTE2));
 
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	want(t, 0, "asc_event_alloc: tpipe=%d pipe=- event=MTE2_V id=0 ret=0", n);
 	ASSERT_EQ(1, W_ALLOC(m2, EV));
 	want(t, 0, "asc_event_alloc: tpipe=%d pipe=MTE2 event=MTE2_V id=1 ret=0", n);
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_V_MTE2));
 	want(t, 0, "asc_event_fetch: tpipe=%d pipe=- event=V_MTE2 id=0 ret=0", n);
 	ASSERT_EQ(0, W_SET(m2, EV, 0));
 	want(t, 0, "asc_event_set: tpipe=%d pipe=MTE2 event=MTE2_V id=0 ret=0", n);
@@ -646,9 +646,9 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	ASSERT_RESET(self->fd, 0, 0);
 	want(t, 0, "asc_event_reset: tpipe=%d ids_held=0 flags_pending=0", n);
 
-	ASSERT_EQ(0, W_FETCH(v, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, W_FETCH(v, ASC_EVENT_V_V));
 	want(t, 0, "asc_event_fetch: tpipe=%d pipe=V event=V_V id=0 ret=0", n);
-	ASSERT_EQ(-EDEADLK, W_WAIT(v, ASC_HARD_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(-EDEADLK, W_WAIT(v, ASC_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER));
 	want(t, 0, "asc_event_wait_start: tpipe=%d pipe=V event=V_V id=0 forever=1", n);
 	want(t, 1, "asc_event_deadlock: tpipe=%d pipe=V event=V_V id=0", n);
 	want(t, 1, "asc_event_wait_end: tpipe=%d pipe=V event=V_V id=0 ret=%d waited_ns=*", n,
@@ -665,9 +665,9 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	     -ECANCELED);
 	want(t, 1, "asc_event_reset: tpipe=%d ids_held=0 flags_pending=0", n);
 
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_S));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_S));
 	want(t, 0, "asc_event_alloc: tpipe=%d pipe=- event=V_S id=0 ret=0", n);
-	ASSERT_EQ(0, W_SET(v, ASC_HARD_EVENT_V_S, 0));
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_S, 0));
 	want(t, 0, "asc_event_set: tpipe=%d pipe=V event=V_S id=0 ret=0", n);
 	close(self->fd);
 	self->fd = -1;

@@ -3,8 +3,7 @@
  * Helpers of the asc_event selftests of pipe roles, checked mode, deadlock
  * detection, leak reports and observability (issue 4).
  *
- * - The pipe and HardEvent tables (names, SRC and DST pipe of each event),
- *   built from <linux/asc_hard_event.h> like the driver builds its own.
+ * - The pipe table (names); the HardEvent tables are asc_event_events.h.
  * - Raw ioctl wrappers for BIND_PIPE, GET_MODE and SET_MODE in the style of
  *   asc_event_test.h: 0 (or the mode) on success, -errno on failure.
  * - struct asc_worker: a thread that runs the ioctls the test hands it, one
@@ -22,6 +21,7 @@
 #define ASC_EVENT_PIPES_H
 
 #include "asc_event_test.h"
+#include "asc_event_events.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -38,16 +38,16 @@
 #define ASC_NR_PIPES	7
 
 /**
- * asc_pipe_at() - the @i-th pipe, in ASC_PIPE_* order.
+ * asc_pipe_at() - the @i-th pipe, in ASC_EVENT_PIPE_* order.
  * @i: 0 .. %ASC_NR_PIPES - 1.
  *
- * Return: its ASC_PIPE_* number.
+ * Return: its ASC_EVENT_PIPE_* number.
  */
 static inline int asc_pipe_at(int i)
 {
 	static const int pipes[ASC_NR_PIPES] = {
-		ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1,
-		ASC_PIPE_MTE2, ASC_PIPE_MTE3, ASC_PIPE_FIX,
+		ASC_EVENT_PIPE_S, ASC_EVENT_PIPE_V, ASC_EVENT_PIPE_M, ASC_EVENT_PIPE_MTE1,
+		ASC_EVENT_PIPE_MTE2, ASC_EVENT_PIPE_MTE3, ASC_EVENT_PIPE_FIX,
 	};
 
 	return pipes[i];
@@ -55,75 +55,24 @@ static inline int asc_pipe_at(int i)
 
 /**
  * asc_pipe_name() - the name of a pipe as the driver prints it.
- * @pipe: ASC_PIPE_* or %ASC_PIPE_NONE.
+ * @pipe: ASC_EVENT_PIPE_* or %ASC_EVENT_PIPE_NONE.
  *
  * Return: "S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"; "-" for
- * %ASC_PIPE_NONE; "?" for anything else.
+ * %ASC_EVENT_PIPE_NONE; "?" for anything else.
  */
 static inline const char *asc_pipe_name(int pipe)
 {
 	switch (pipe) {
-	case ASC_PIPE_S: return "S";
-	case ASC_PIPE_V: return "V";
-	case ASC_PIPE_M: return "M";
-	case ASC_PIPE_MTE1: return "MTE1";
-	case ASC_PIPE_MTE2: return "MTE2";
-	case ASC_PIPE_MTE3: return "MTE3";
-	case ASC_PIPE_FIX: return "FIX";
-	case ASC_PIPE_NONE: return "-";
+	case ASC_EVENT_PIPE_S: return "S";
+	case ASC_EVENT_PIPE_V: return "V";
+	case ASC_EVENT_PIPE_M: return "M";
+	case ASC_EVENT_PIPE_MTE1: return "MTE1";
+	case ASC_EVENT_PIPE_MTE2: return "MTE2";
+	case ASC_EVENT_PIPE_MTE3: return "MTE3";
+	case ASC_EVENT_PIPE_FIX: return "FIX";
+	case ASC_EVENT_PIPE_NONE: return "-";
 	}
 	return "?";
-}
-
-/**
- * asc_event_name() - name of a HardEvent ("MTE2_V").
- * @event: HardEvent number.
- *
- * Return: the name, or "?" out of range.
- */
-static inline const char *asc_event_name(int event)
-{
-	static const char *const names[] = {
-#define ASC_HARD_EVENT(name, value, src, dst)	[value] = #name,
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-	};
-
-	return event >= 0 && event < ASC_NR_EVENTS ? names[event] : "?";
-}
-
-/**
- * asc_event_src() - the pipe that sets a HardEvent's flags.
- * @event: HardEvent number, below %ASC_HARD_EVENT_COUNT.
- *
- * Return: ASC_PIPE_* number.
- */
-static inline int asc_event_src(int event)
-{
-	static const int src[] = {
-#define ASC_HARD_EVENT(name, value, s, d)	[value] = ASC_PIPE_##s,
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-	};
-
-	return src[event];
-}
-
-/**
- * asc_event_dst() - the pipe that waits for a HardEvent's flags.
- * @event: HardEvent number, below %ASC_HARD_EVENT_COUNT.
- *
- * Return: ASC_PIPE_* number.
- */
-static inline int asc_event_dst(int event)
-{
-	static const int dst[] = {
-#define ASC_HARD_EVENT(name, value, s, d)	[value] = ASC_PIPE_##d,
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-	};
-
-	return dst[event];
 }
 
 /* ---- ioctls of issue 4 --------------------------------------------------- */
@@ -131,7 +80,7 @@ static inline int asc_event_dst(int event)
 /**
  * asc_bind_flags() - %ASC_EVENT_IOC_BIND_PIPE with explicit flags.
  * @fd: open device.
- * @pipe: ASC_PIPE_*, %ASC_PIPE_NONE or anything (to test validation).
+ * @pipe: ASC_EVENT_PIPE_*, %ASC_EVENT_PIPE_NONE or anything (to test validation).
  * @flags: the flags field.
  *
  * Return: 0 or -errno.
@@ -146,7 +95,7 @@ static inline int asc_bind_flags(int fd, int pipe, __u32 flags)
 /**
  * asc_bind() - bind the calling thread to @pipe on @fd's TPipe.
  * @fd: open device.
- * @pipe: ASC_PIPE_* or %ASC_PIPE_NONE.
+ * @pipe: ASC_EVENT_PIPE_* or %ASC_EVENT_PIPE_NONE.
  *
  * Return: 0 or -errno.
  */

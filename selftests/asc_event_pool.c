@@ -8,7 +8,7 @@
  */
 #include "asc_event_test.h"
 
-#define EV	ASC_HARD_EVENT_V_S
+#define EV	ASC_EVENT_V_S
 
 ASC_FIXTURE(pool)
 
@@ -203,7 +203,7 @@ TEST_F(pool, events_independent)
 		ASSERT_EQ(0, asc_alloc(self->fd, e)) TH_LOG("event %d", e);
 	}
 	ASSERT_EQ(-ENOSPC, asc_alloc(self->fd, EV));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, 0));
 	ASSERT_EQ(-ENOSPC, asc_alloc(self->fd, EV));
 	ASSERT_RESET(self->fd, self->ids + ASC_NR_EVENTS - 2, 0);
 }

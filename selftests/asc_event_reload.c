@@ -43,7 +43,7 @@
 
 #define PARAM_PATH	MODULE_SYSFS "/parameters/event_ids"
 #define REFCNT_PATH	MODULE_SYSFS "/refcnt"
-#define EV		ASC_HARD_EVENT_MTE2_MTE1
+#define EV		ASC_EVENT_MTE2_MTE1
 #define GID_ASC		4200
 #define DEFAULT_CYCLES	100
 
@@ -174,8 +174,8 @@ static int traffic(struct session *s, int ids)
 	/* ...or canceled by a reset, which also reports what was left. */
 	if (start_blocked_waiter(s, 0))
 		return -1;
-	FAIL_IF(asc_fetch(fd, ASC_HARD_EVENT_FIX_FIX) != 0);
-	FAIL_IF(asc_set(fd, ASC_HARD_EVENT_FIX_FIX, 0));
+	FAIL_IF(asc_fetch(fd, ASC_EVENT_FIX_FIX) != 0);
+	FAIL_IF(asc_set(fd, ASC_EVENT_FIX_FIX, 0));
 	FAIL_IF(asc_reset(fd, &r));
 	if (join_waiter(s, -ECANCELED))
 		return -1;

@@ -13,7 +13,7 @@
  */
 #include "asc_event_test.h"
 
-#define EV	ASC_HARD_EVENT_V_S
+#define EV	ASC_EVENT_V_S
 #define NWAIT	6
 
 /* Long enough for a thread to reach its ioctl in a slow guest. */
@@ -52,24 +52,24 @@ TEST_F(reset, reports_ids_and_flags)
 		ASSERT_EQ(i, asc_alloc(self->fd, EV));
 	}
 	for (i = 0; i < b; i++) {
-		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_V));
+		ASSERT_EQ(i, asc_alloc(self->fd, ASC_EVENT_MTE2_V));
 	}
 	/* Released IDs are not counted; their flags are. */
 	for (i = 0; i < self->ids; i++) {
-		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_FIX_FIX));
+		ASSERT_EQ(i, asc_alloc(self->fd, ASC_EVENT_FIX_FIX));
 	}
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_FIX_FIX, self->ids - 1));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_FIX_FIX, self->ids - 1));
 	for (i = 0; i < self->ids; i++) {
-		ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_FIX_FIX, i));
+		ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_FIX_FIX, i));
 	}
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_M_V));
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_MTE2_MTE1));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_M_V));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_MTE2_MTE1));
 
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_M_V, 0));
-	ASSERT_EQ(0, asc_set(self->fd, ASC_HARD_EVENT_MTE2_MTE1, 0));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_M_V, 0));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE2_MTE1, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, 0));
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_M_V, 0, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_M_V, 0, 0));
 
 	ASSERT_RESET(self->fd, a + b, 3);
 }
@@ -109,7 +109,7 @@ TEST_F_TIMEOUT(reset, cancels_every_waiter, 10)
 {
 	const int flag[NWAIT][2] = {
 		{ EV, 0 }, { EV, 0 }, { EV, self->ids - 1 },
-		{ ASC_HARD_EVENT_MTE3_V, 0 }, { 0, 0 }, { ASC_NR_EVENTS - 1, 0 },
+		{ ASC_EVENT_MTE3_V, 0 }, { 0, 0 }, { ASC_NR_EVENTS - 1, 0 },
 	};
 	struct asc_waiter w[NWAIT];
 	__u64 reset_ns;
@@ -119,7 +119,7 @@ TEST_F_TIMEOUT(reset, cancels_every_waiter, 10)
 	for (i = 0; i < self->ids; i++) {
 		ASSERT_EQ(i, asc_alloc(self->fd, EV));
 	}
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_MTE3_V));
 	ASSERT_EQ(0, asc_fetch(self->fd, 0));
 	ASSERT_EQ(0, asc_fetch(self->fd, ASC_NR_EVENTS - 1));
 	for (i = 0; i < NWAIT; i++) {
@@ -244,8 +244,8 @@ TEST_F_TIMEOUT(reset, exit_with_blocked_waiters, 10)
 		struct asc_waiter w[2];
 		int fd = asc_open();
 
-		if (fd < 0 || asc_alloc(fd, EV) != 0 || asc_fetch(fd, ASC_HARD_EVENT_M_V) != 0 ||
-		    asc_set(fd, ASC_HARD_EVENT_M_V, 0))
+		if (fd < 0 || asc_alloc(fd, EV) != 0 || asc_fetch(fd, ASC_EVENT_M_V) != 0 ||
+		    asc_set(fd, ASC_EVENT_M_V, 0))
 			_exit(1);
 		if (asc_waiter_start(&w[0], fd, EV, 0, ASC_EVENT_WAIT_FOREVER) ||
 		    asc_waiter_start(&w[1], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER))

@@ -13,7 +13,7 @@
  */
 #include "asc_event_test.h"
 
-#define EV	ASC_HARD_EVENT_MTE3_V
+#define EV	ASC_EVENT_MTE3_V
 
 /* How late a timed-out wait may return, past its deadline. */
 #define SLACK_MS	150

@@ -119,11 +119,11 @@ static void run_ring(struct __test_metadata *_metadata, int fd, const int (*hop)
 
 TEST_F_TIMEOUT(stress, ping_pong, 120)
 {
-	int mte2_v = asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_V);
-	int v_mte2 = asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2);
+	int mte2_v = asc_alloc(self->fd, ASC_EVENT_MTE2_V);
+	int v_mte2 = asc_alloc(self->fd, ASC_EVENT_V_MTE2);
 	int hop[2][2] = {
-		{ ASC_HARD_EVENT_V_MTE2, v_mte2 },
-		{ ASC_HARD_EVENT_MTE2_V, mte2_v },
+		{ ASC_EVENT_V_MTE2, v_mte2 },
+		{ ASC_EVENT_MTE2_V, mte2_v },
 	};
 	__u64 start = asc_now_ns();
 
@@ -138,11 +138,11 @@ TEST_F_TIMEOUT(stress, ping_pong_fetched_ids, 120)
 {
 	int hop[2][2];
 
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_S_V));
-	hop[0][0] = ASC_HARD_EVENT_S_V;
-	hop[0][1] = asc_fetch(self->fd, ASC_HARD_EVENT_S_V);
-	hop[1][0] = ASC_HARD_EVENT_V_S;
-	hop[1][1] = asc_fetch(self->fd, ASC_HARD_EVENT_V_S);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_S_V));
+	hop[0][0] = ASC_EVENT_S_V;
+	hop[0][1] = asc_fetch(self->fd, ASC_EVENT_S_V);
+	hop[1][0] = ASC_EVENT_V_S;
+	hop[1][1] = asc_fetch(self->fd, ASC_EVENT_V_S);
 	ASSERT_EQ(self->ids > 1 ? 1 : -ENOSPC, hop[0][1]);
 	if (hop[0][1] < 0)
 		hop[0][1] = 0;
@@ -154,30 +154,30 @@ TEST_F_TIMEOUT(stress, ping_pong_fetched_ids, 120)
 TEST_F_TIMEOUT(stress, ring_of_four_pipes, 120)
 {
 	const int hop[RING_THREADS][2] = {
-		{ ASC_HARD_EVENT_MTE3_V, 0 },
-		{ ASC_HARD_EVENT_V_MTE2, 0 },
-		{ ASC_HARD_EVENT_MTE2_V, self->ids - 1 },
-		{ ASC_HARD_EVENT_V_MTE3, 0 },
+		{ ASC_EVENT_MTE3_V, 0 },
+		{ ASC_EVENT_V_MTE2, 0 },
+		{ ASC_EVENT_MTE2_V, self->ids - 1 },
+		{ ASC_EVENT_V_MTE3, 0 },
 	};
 	__u64 start = asc_now_ns();
 	int i;
 
 	/* Every ID of MTE2_V, so the last one is ours too. */
 	for (i = 0; i < self->ids; i++) {
-		ASSERT_EQ(i, asc_alloc(self->fd, ASC_HARD_EVENT_MTE2_V));
+		ASSERT_EQ(i, asc_alloc(self->fd, ASC_EVENT_MTE2_V));
 	}
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE2));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_HARD_EVENT_V_MTE3));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 	run_ring(_metadata, self->fd, hop, RING_THREADS, RING_ROUNDS);
 	TH_LOG("%d rounds of %d hops in %ld ms", RING_ROUNDS, RING_THREADS,
 	       asc_ms_since(start));
 	for (i = 0; i < self->ids; i++) {
-		ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE2_V, i));
+		ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, i));
 	}
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE2, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_HARD_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -196,7 +196,7 @@ static void *setter_fn(void *arg)
 
 	for (i = 0; i < RACE_ROUNDS; i++) {
 		pthread_barrier_wait(s->go);
-		s->ret[i] = asc_set(s->fd, ASC_HARD_EVENT_FIX_FIX, 0);
+		s->ret[i] = asc_set(s->fd, ASC_EVENT_FIX_FIX, 0);
 		pthread_barrier_wait(s->done);
 	}
 	return NULL;
@@ -208,7 +208,7 @@ TEST_F_TIMEOUT(stress, concurrent_set_one_wins, 60)
 	struct setter *s;
 	int i;
 
-	ASSERT_EQ(0, asc_fetch(self->fd, ASC_HARD_EVENT_FIX_FIX));
+	ASSERT_EQ(0, asc_fetch(self->fd, ASC_EVENT_FIX_FIX));
 	s = calloc(2, sizeof(*s));
 	ASSERT_TRUE(s != NULL);
 	ASSERT_EQ(0, pthread_barrier_init(&go, NULL, 3));
@@ -226,8 +226,8 @@ TEST_F_TIMEOUT(stress, concurrent_set_one_wins, 60)
 			    (s[0].ret[i] == -EBUSY && s[1].ret[i] == 0)) {
 			TH_LOG("round %d: %d and %d", i, s[0].ret[i], s[1].ret[i]);
 		}
-		ASSERT_EQ(0, asc_wait(self->fd, ASC_HARD_EVENT_FIX_FIX, 0, 0));
-		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, ASC_HARD_EVENT_FIX_FIX, 0, 0));
+		ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_FIX_FIX, 0, 0));
+		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, ASC_EVENT_FIX_FIX, 0, 0));
 	}
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, pthread_join(s[i].thread, NULL));

@@ -56,7 +56,7 @@
 #define ASC_DEV_PATH		"/dev/asc_event"
 
 /** ASC_NR_EVENTS - number of HardEvents, as an int for loop counters. */
-#define ASC_NR_EVENTS		((int)ASC_HARD_EVENT_COUNT)
+#define ASC_NR_EVENTS		((int)ASC_EVENT_NR_HARD_EVENTS)
 
 /** ASC_NSEC_PER_MSEC - nanoseconds in a millisecond. */
 #define ASC_NSEC_PER_MSEC	1000000ULL

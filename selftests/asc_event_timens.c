@@ -19,7 +19,7 @@
 #define CLONE_NEWTIME	0x00000080
 #endif
 
-#define EV	ASC_HARD_EVENT_MTE3_MTE2
+#define EV	ASC_EVENT_MTE3_MTE2
 
 /* How late a timed-out wait may return, past its deadline. */
 #define SLACK_MS	150

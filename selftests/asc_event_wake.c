@@ -12,7 +12,7 @@
  */
 #include "asc_event_test.h"
 
-#define EV	ASC_HARD_EVENT_V_MTE3
+#define EV	ASC_EVENT_V_MTE3
 #define NWAIT	4
 
 /* Long enough for a thread to reach its ioctl in a slow guest. */
@@ -120,13 +120,13 @@ TEST_F_TIMEOUT(wake, other_flags_do_not_wake, 10)
 TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
 {
 	const int flag[NWAIT][2] = {
-		{ EV, 0 }, { EV, self->ids - 1 }, { ASC_HARD_EVENT_MTE3_V, 0 }, { 0, 0 },
+		{ EV, 0 }, { EV, self->ids - 1 }, { ASC_EVENT_MTE3_V, 0 }, { 0, 0 },
 	};
 	struct asc_waiter w[NWAIT];
 	int i, j;
 
 	take_ids(_metadata, self->fd, EV, self->ids);
-	take_ids(_metadata, self->fd, ASC_HARD_EVENT_MTE3_V, 1);
+	take_ids(_metadata, self->fd, ASC_EVENT_MTE3_V, 1);
 	take_ids(_metadata, self->fd, 0, 1);
 	for (i = 0; i < NWAIT; i++) {
 		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, flag[i][0], flag[i][1],
@@ -158,7 +158,7 @@ TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
 		ASSERT_EQ(0, w[i].ret) TH_LOG("waiter %d", i);
 	}
 	give_ids(_metadata, self->fd, EV, self->ids);
-	give_ids(_metadata, self->fd, ASC_HARD_EVENT_MTE3_V, 1);
+	give_ids(_metadata, self->fd, ASC_EVENT_MTE3_V, 1);
 	give_ids(_metadata, self->fd, 0, 1);
 	ASSERT_RESET(self->fd, 0, 0);
 }

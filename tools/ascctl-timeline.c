@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/asc_event.h>
 
 #include "ascctl.h"
 

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <asc.h>
+#include <linux/asc_event.h>
 
 #include "kselftest_harness.h"
 

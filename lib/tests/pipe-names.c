@@ -6,7 +6,7 @@
  * The expected pipes are pyasc's PipeID numbering written out by hand; the
  * expected source and destination of each HardEvent come from its name,
  * split at the underscore, so the test checks the SRC and DST columns of
- * <linux/asc_hard_event.h> against the NAME column through the library.
+ * the library against the NAME column.
  */
 #include <errno.h>
 #include <limits.h>

@@ -21,34 +21,114 @@
 #define ASC_EVENT_ABI_VERSION	1
 
 /**
- * enum asc_hard_event - HardEvent numbers in pyasc's numbering
- * (%ASC_HARD_EVENT_MTE2_MTE1 = 0 ... %ASC_HARD_EVENT_FIX_FIX = 34).
+ * enum asc_event_hard_event - HardEvents, in pyasc's numbering.
+ * @ASC_EVENT_MTE2_MTE1: MTE2 finished, tell MTE1.
+ * @ASC_EVENT_MTE1_MTE2: MTE1 finished, tell MTE2.
+ * @ASC_EVENT_MTE1_M: MTE1 finished, tell M.
+ * @ASC_EVENT_M_MTE1: M finished, tell MTE1.
+ * @ASC_EVENT_MTE2_V: MTE2 finished, tell V.
+ * @ASC_EVENT_V_MTE2: V finished, tell MTE2.
+ * @ASC_EVENT_MTE3_V: MTE3 finished, tell V.
+ * @ASC_EVENT_V_MTE3: V finished, tell MTE3.
+ * @ASC_EVENT_M_V: M finished, tell V.
+ * @ASC_EVENT_V_M: V finished, tell M.
+ * @ASC_EVENT_V_V: barrier within V: V sets, V waits.
+ * @ASC_EVENT_MTE3_MTE1: MTE3 finished, tell MTE1.
+ * @ASC_EVENT_MTE1_MTE3: MTE1 finished, tell MTE3.
+ * @ASC_EVENT_MTE1_V: MTE1 finished, tell V.
+ * @ASC_EVENT_MTE2_M: MTE2 finished, tell M.
+ * @ASC_EVENT_M_MTE2: M finished, tell MTE2.
+ * @ASC_EVENT_V_MTE1: V finished, tell MTE1.
+ * @ASC_EVENT_M_FIX: M finished, tell FIX.
+ * @ASC_EVENT_FIX_M: FIX finished, tell M.
+ * @ASC_EVENT_MTE3_MTE2: MTE3 finished, tell MTE2.
+ * @ASC_EVENT_MTE2_MTE3: MTE2 finished, tell MTE3.
+ * @ASC_EVENT_S_V: S finished, tell V.
+ * @ASC_EVENT_V_S: V finished, tell S.
+ * @ASC_EVENT_S_MTE2: S finished, tell MTE2.
+ * @ASC_EVENT_MTE2_S: MTE2 finished, tell S.
+ * @ASC_EVENT_S_MTE3: S finished, tell MTE3.
+ * @ASC_EVENT_MTE3_S: MTE3 finished, tell S.
+ * @ASC_EVENT_MTE2_FIX: MTE2 finished, tell FIX.
+ * @ASC_EVENT_FIX_MTE2: FIX finished, tell MTE2.
+ * @ASC_EVENT_FIX_S: FIX finished, tell S.
+ * @ASC_EVENT_M_S: M finished, tell S.
+ * @ASC_EVENT_FIX_MTE3: FIX finished, tell MTE3.
+ * @ASC_EVENT_MTE1_FIX: MTE1 finished, tell FIX.
+ * @ASC_EVENT_FIX_MTE1: FIX finished, tell MTE1.
+ * @ASC_EVENT_FIX_FIX: barrier within FIX: FIX sets, FIX waits.
+ * @ASC_EVENT_NR_HARD_EVENTS: how many HardEvents there are.
  *
- * Generated from the table in <linux/asc_hard_event.h>, the only place it is
- * written.  %ASC_HARD_EVENT_COUNT is how many there are.  The constants are
- * ABI; the enum type itself never appears in a struct.
+ * A HardEvent names a direction SRC_DST, "pipe SRC finished, tell pipe
+ * DST": the source pipe sets the flag, the destination pipe waits for it.
+ * The numbers are pyasc's (and Ascend C's "enum class HardEvent"); this
+ * is the one place they are written.  The constants are ABI; the enum
+ * type itself never appears in a struct.
  */
-enum asc_hard_event {
-#define ASC_HARD_EVENT(name, value, src, dst)	ASC_HARD_EVENT_##name,
-#include <linux/asc_hard_event.h>
-#undef ASC_HARD_EVENT
-	ASC_HARD_EVENT_COUNT
+enum asc_event_hard_event {
+	ASC_EVENT_MTE2_MTE1 = 0,
+	ASC_EVENT_MTE1_MTE2 = 1,
+	ASC_EVENT_MTE1_M = 2,
+	ASC_EVENT_M_MTE1 = 3,
+	ASC_EVENT_MTE2_V = 4,
+	ASC_EVENT_V_MTE2 = 5,
+	ASC_EVENT_MTE3_V = 6,
+	ASC_EVENT_V_MTE3 = 7,
+	ASC_EVENT_M_V = 8,
+	ASC_EVENT_V_M = 9,
+	ASC_EVENT_V_V = 10,
+	ASC_EVENT_MTE3_MTE1 = 11,
+	ASC_EVENT_MTE1_MTE3 = 12,
+	ASC_EVENT_MTE1_V = 13,
+	ASC_EVENT_MTE2_M = 14,
+	ASC_EVENT_M_MTE2 = 15,
+	ASC_EVENT_V_MTE1 = 16,
+	ASC_EVENT_M_FIX = 17,
+	ASC_EVENT_FIX_M = 18,
+	ASC_EVENT_MTE3_MTE2 = 19,
+	ASC_EVENT_MTE2_MTE3 = 20,
+	ASC_EVENT_S_V = 21,
+	ASC_EVENT_V_S = 22,
+	ASC_EVENT_S_MTE2 = 23,
+	ASC_EVENT_MTE2_S = 24,
+	ASC_EVENT_S_MTE3 = 25,
+	ASC_EVENT_MTE3_S = 26,
+	ASC_EVENT_MTE2_FIX = 27,
+	ASC_EVENT_FIX_MTE2 = 28,
+	ASC_EVENT_FIX_S = 29,
+	ASC_EVENT_M_S = 30,
+	ASC_EVENT_FIX_MTE3 = 31,
+	ASC_EVENT_MTE1_FIX = 32,
+	ASC_EVENT_FIX_MTE1 = 33,
+	ASC_EVENT_FIX_FIX = 34,
+	ASC_EVENT_NR_HARD_EVENTS = 35,
 };
 
-/*
- * Hardware pipes, in pyasc's PipeID numbering: what a thread stands for,
- * see %ASC_EVENT_IOC_BIND_PIPE.  The gaps (6 is PIPE_ALL, 7..9 pipes of
- * other chips) are not pipes a thread can bind to.
+/**
+ * enum asc_event_pipe - hardware pipes, in pyasc's PipeID numbering.
+ * @ASC_EVENT_PIPE_NONE: not a pipe: drop the calling thread's binding.
+ * @ASC_EVENT_PIPE_S: scalar.
+ * @ASC_EVENT_PIPE_V: vector.
+ * @ASC_EVENT_PIPE_M: cube (matrix).
+ * @ASC_EVENT_PIPE_MTE1: data mover L1 -> L0A/L0B.
+ * @ASC_EVENT_PIPE_MTE2: data mover GM -> L1/UB.
+ * @ASC_EVENT_PIPE_MTE3: data mover UB -> GM.
+ * @ASC_EVENT_PIPE_FIX: fixpipe L0C -> GM/L1.
+ *
+ * What a thread stands for, see %ASC_EVENT_IOC_BIND_PIPE.  The gaps (6 is
+ * pyasc's PIPE_ALL, 7..9 are pipes of other chips) are not pipes a thread
+ * can bind to.
  */
-#define ASC_PIPE_S	0	/* scalar */
-#define ASC_PIPE_V	1	/* vector */
-#define ASC_PIPE_M	2	/* cube (matrix) */
-#define ASC_PIPE_MTE1	3	/* data mover L1 -> L0A/L0B */
-#define ASC_PIPE_MTE2	4	/* data mover GM -> L1/UB */
-#define ASC_PIPE_MTE3	5	/* data mover UB -> GM */
-#define ASC_PIPE_FIX	10	/* fixpipe L0C -> GM/L1 */
-/* Not a pipe: drop the calling thread's binding. */
-#define ASC_PIPE_NONE	(-1)
+enum asc_event_pipe {
+	ASC_EVENT_PIPE_NONE = -1,
+	ASC_EVENT_PIPE_S = 0,
+	ASC_EVENT_PIPE_V = 1,
+	ASC_EVENT_PIPE_M = 2,
+	ASC_EVENT_PIPE_MTE1 = 3,
+	ASC_EVENT_PIPE_MTE2 = 4,
+	ASC_EVENT_PIPE_MTE3 = 5,
+	ASC_EVENT_PIPE_FIX = 10,
+};
 
 /** ASC_EVENT_IDS_MAX - the most IDs per HardEvent a device can have. */
 #define ASC_EVENT_IDS_MAX	64
@@ -59,7 +139,7 @@ enum asc_hard_event {
 /**
  * struct asc_event_info - what the device is, for %ASC_EVENT_IOC_INFO.
  * @abi_version: %ASC_EVENT_ABI_VERSION of the driver.
- * @nr_events: number of HardEvents (%ASC_HARD_EVENT_COUNT).
+ * @nr_events: number of HardEvents (%ASC_EVENT_NR_HARD_EVENTS).
  * @event_ids: IDs per HardEvent on this TPipe (module parameter
  *	event_ids at the time of open(), 1..%ASC_EVENT_IDS_MAX).
  * @pad: written as zero.
@@ -84,7 +164,7 @@ struct asc_event_info {
 /**
  * struct asc_event_ref - one (HardEvent, ID), for alloc, fetch, release
  * and set_flag.
- * @event: HardEvent number, below %ASC_HARD_EVENT_COUNT.
+ * @event: HardEvent number, below %ASC_EVENT_NR_HARD_EVENTS.
  * @id: the event ID; written by alloc and fetch, read by release and set.
  * @flags: must be zero.
  * @pad: must be zero.
@@ -101,7 +181,7 @@ struct asc_event_ref {
  * @deadline: absolute CLOCK_MONOTONIC time in ns (of the caller's time
  *	namespace) at which the wait gives up; %ASC_EVENT_WAIT_FOREVER never
  *	gives up; a time in the past tests and consumes without sleeping.
- * @event: HardEvent number, below %ASC_HARD_EVENT_COUNT.
+ * @event: HardEvent number, below %ASC_EVENT_NR_HARD_EVENTS.
  * @id: the event ID.
  * @flags: must be zero.
  * @pad: must be zero.
@@ -130,8 +210,8 @@ struct asc_event_reset {
 
 /**
  * struct asc_event_bind - arguments of %ASC_EVENT_IOC_BIND_PIPE.
- * @pipe: ASC_PIPE_* the calling thread stands for on this TPipe, or
- *	%ASC_PIPE_NONE to drop its binding.
+ * @pipe: ASC_EVENT_PIPE_* the calling thread stands for on this TPipe, or
+ *	%ASC_EVENT_PIPE_NONE to drop its binding.
  * @flags: must be zero.
  */
 struct asc_event_bind {
@@ -157,6 +237,11 @@ struct asc_event_mode {
 	__u32 pad;
 };
 
+/*
+ * Ioctl numbers: magic 0xA5, numbers 0x40-0x5f, taken by this driver
+ * (0xA5 0x01-0x05 and 0x20-0x2f belong to the Surface drivers, see the
+ * kernel's Documentation/userspace-api/ioctl/ioctl-number.rst).
+ */
 #define ASC_EVENT_IOC_MAGIC	0xA5
 
 /* Report the ABI version and geometry of the device. */
