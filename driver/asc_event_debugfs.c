@@ -15,6 +15,7 @@
 
 #include "asc_event_debugfs.h"
 #include "asc_event_hw.h"
+#include "asc_event_report.h"
 #include "asc_event_tpipe.h"
 
 /* Longest line of IDs a file shows; longer ends in "...". */

@@ -6,7 +6,11 @@
  * own emulated register block (asc_event_hw.c); closing the file destroys
  * it.  This file is the uAPI side: the module parameter, the device node
  * and the ioctl handlers, each shaped copy_from_user -> validate -> call
- * into the TPipe -> copy_to_user.  Every ioctl's result is counted
+ * into the TPipe.  A TPipe operation with a result writes it to userspace
+ * itself, under its lock and without faulting, in the same step as the
+ * change it reports; when the user page is not there it changes nothing
+ * and fails with -EFAULT, and the handler faults the page in and runs the
+ * operation again (asc_retry_faulted()).  Every ioctl's result is counted
  * (asc_event_stats.c); every open TPipe has a debugfs file
  * (asc_event_debugfs.c).
  */
@@ -18,10 +22,12 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pagemap.h>
 #include <linux/uaccess.h>
 #include <linux/asc_event.h>
 
 #include "asc_event_debugfs.h"
+#include "asc_event_report.h"
 #include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
 
@@ -103,6 +109,16 @@ static int asc_ref_from_user(struct asc_event_ref *ref,
 	return 0;
 }
 
+/*
+ * An operation failed with -EFAULT because a user page it writes to was not
+ * there: bring the page in (without writing to it) and say whether to run
+ * the operation again.  A bad address stays -EFAULT.
+ */
+static bool asc_retry_faulted(int ret, void __user *uptr, size_t size)
+{
+	return ret == -EFAULT && !fault_in_safe_writeable(uptr, size);
+}
+
 static int asc_ioc_alloc_id(struct asc_tpipe *tp, struct asc_event_ref __user *uref)
 {
 	struct asc_event_ref ref;
@@ -111,15 +127,10 @@ static int asc_ioc_alloc_id(struct asc_tpipe *tp, struct asc_event_ref __user *u
 	ret = asc_ref_from_user(&ref, uref);
 	if (ret)
 		return ret;
-	ret = asc_tpipe_alloc_id(tp, ref.event, &ref.id);
-	if (ret)
-		return ret;
-	if (put_user(ref.id, &uref->id)) {
-		/* The caller never learns the ID: do not leave it taken. */
-		asc_tpipe_release_id(tp, ref.event, ref.id);
-		return -EFAULT;
-	}
-	return 0;
+	do {
+		ret = asc_tpipe_alloc_id(tp, ref.event, &uref->id);
+	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
+	return ret;
 }
 
 static int asc_ioc_fetch_id(struct asc_tpipe *tp, struct asc_event_ref __user *uref)
@@ -130,13 +141,10 @@ static int asc_ioc_fetch_id(struct asc_tpipe *tp, struct asc_event_ref __user *u
 	ret = asc_ref_from_user(&ref, uref);
 	if (ret)
 		return ret;
-	ret = asc_tpipe_fetch_id(tp, ref.event, &ref.id);
-	if (ret)
-		return ret;
-	if (put_user(ref.id, &uref->id))
-		return -EFAULT;
-	asc_tpipe_note_fetch(tp, ref.event, ref.id);
-	return 0;
+	do {
+		ret = asc_tpipe_fetch_id(tp, ref.event, &uref->id);
+	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
+	return ret;
 }
 
 static int asc_ioc_release_id(struct asc_tpipe *tp,
@@ -177,20 +185,17 @@ static int asc_ioc_wait_flag(struct asc_tpipe *tp,
 
 static int asc_ioc_reset(struct asc_tpipe *tp, struct asc_event_reset __user *ureset)
 {
-	struct asc_tpipe_leftovers left;
 	struct asc_event_reset args;
+	int ret;
 
 	if (copy_from_user(&args, ureset, sizeof(args)))
 		return -EFAULT;
 	if (args.flags || args.pad)
 		return -EINVAL;
-
-	asc_tpipe_reset(tp, &left);
-	args.ids_held = left.ids_held;
-	args.flags_pending = left.flags_pending;
-	if (copy_to_user(ureset, &args, sizeof(args)))
-		return -EFAULT;
-	return 0;
+	do {
+		ret = asc_tpipe_reset(tp, &args, ureset);
+	} while (asc_retry_faulted(ret, ureset, sizeof(*ureset)));
+	return ret;
 }
 
 static int asc_ioc_bind_pipe(struct asc_tpipe *tp,
@@ -226,8 +231,7 @@ static int asc_ioc_set_mode(struct asc_tpipe *tp,
 		return -EFAULT;
 	if ((args.mode & ~ASC_EVENT_MODE_CHECKED) || args.pad)
 		return -EINVAL;
-	asc_tpipe_set_checked(tp, args.mode & ASC_EVENT_MODE_CHECKED);
-	return 0;
+	return asc_tpipe_set_checked(tp, args.mode & ASC_EVENT_MODE_CHECKED);
 }
 
 static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
@@ -305,6 +309,7 @@ module_init(asc_event_init);
 static void __exit asc_event_exit(void)
 {
 	misc_deregister(&asc_event_misc);
+	asc_report_quotas_exit();
 	asc_debugfs_exit();
 }
 module_exit(asc_event_exit);

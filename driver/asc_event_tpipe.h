@@ -16,6 +16,9 @@
 #include "asc_event_table.h"
 
 struct asc_hw_core;
+struct asc_report;
+struct asc_report_quota;
+struct asc_event_reset;
 struct dentry;
 struct pid;
 
@@ -66,7 +69,7 @@ struct asc_pipe_slot {
  * struct asc_tpipe_owner - who opened a TPipe, for reports.
  * @tgid: process ID (in the initial PID namespace).
  * @uid: user ID (in the initial user namespace).
- * @comm: the process's name at open().
+ * @comm: the process's name (its main thread's) at open().
  */
 struct asc_tpipe_owner {
 	pid_t tgid;
@@ -77,14 +80,14 @@ struct asc_tpipe_owner {
 /**
  * struct asc_tpipe - one TPipe: what one open of /dev/asc_event owns.
  * @lock: protects everything below that is not fixed at creation:
- *	@checked, @unbound_set, @pool, @fetched, @slots, @waiters and every
- *	waiter on it, and serializes all access to the flags in @hw.
+ *	@checked, @pool, @fetched, @slots, @waiters and every waiter on it,
+ *	and serializes all access to the flags in @hw.
  * @serial: module-wide number of the TPipe (reports, debugfs, traces).
  * @event_ids: IDs per HardEvent, fixed at creation (module parameter).
  * @checked: checked mode (%ASC_EVENT_MODE_CHECKED).
- * @unbound_set: a thread bound to no pipe has set a flag since creation or
- *	the last reset: deadlock detection cannot know who sets what.
  * @owner: who opened it; fixed at creation.
+ * @quota: the report rate limit of the opener's user, shared with every
+ *	TPipe that user has open; a counted reference, fixed at creation.
  * @hw: the emulated flag registers of this TPipe's core.
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
@@ -97,14 +100,20 @@ struct asc_tpipe_owner {
  * asc_tpipe_destroy() in release().  A task blocked in a wait holds a
  * reference to the file through its ioctl, so release() never runs while
  * @waiters is non-empty.  No lock is shared with any other TPipe.
+ *
+ * Pipe ownership: while a live thread is bound to a pipe, it alone sets
+ * that pipe's flags; in checked mode a set whose source is that pipe from
+ * any other thread fails with -%EPERM.  A cycle of bound threads in
+ * forever waits is therefore final, which is what makes deadlock
+ * detection independent of timing.
  */
 struct asc_tpipe {
 	spinlock_t lock;	/* see above */
 	unsigned int serial;
 	unsigned int event_ids;
 	bool checked;
-	bool unbound_set;
 	struct asc_tpipe_owner owner;
+	struct asc_report_quota *quota;
 	struct asc_hw_core *hw;
 	u64 pool[ASC_EVENT_NR_HARD_EVENTS];
 	s8 fetched[ASC_EVENT_NR_HARD_EVENTS];
@@ -126,22 +135,25 @@ struct asc_tpipe_leftovers {
 struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked);
 void asc_tpipe_destroy(struct asc_tpipe *tp);
 
-int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 *id);
-int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 *id);
-void asc_tpipe_note_fetch(struct asc_tpipe *tp, u32 event, u32 id);
+int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 __user *uid);
+int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 __user *uid);
 int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id);
 int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id);
 int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id,
 			u64 deadline);
-void asc_tpipe_reset(struct asc_tpipe *tp, struct asc_tpipe_leftovers *left);
+int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
+		    struct asc_event_reset __user *uargs);
 int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe);
 bool asc_tpipe_checked(struct asc_tpipe *tp);
-void asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked);
+int asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked);
+bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot);
+
+/* asc_event_deadlock.c */
+unsigned long asc_tpipe_find_deadlock(struct asc_tpipe *tp, int slot,
+				      struct asc_report **report);
 
 /* asc_event_report.c */
-void asc_tpipe_report_leak(struct asc_tpipe *tp, bool at_close,
-			   const struct asc_tpipe_leftovers *left);
-unsigned long asc_tpipe_find_deadlock(struct asc_tpipe *tp, int slot);
-int asc_format_ids(char *buf, size_t size, const u64 *words);
+struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
+					 const struct asc_tpipe_leftovers *left);
 
 #endif /* _ASC_EVENT_TPIPE_H */

@@ -3,11 +3,11 @@
  * asc_event selftests: deadlock detection.
  *
  * In checked mode a bound thread that waits forever for (E, id) is stuck
- * and waits for the thread bound to SRC(E).  When stuck threads wait for
- * each other in a cycle (V waiting on V_V by itself is one), every stuck
- * waiter whose chain ends in the cycle fails with -EDEADLK, the counters
- * "deadlocks" (+1 per cycle) and "err_deadlock" (+1 per failed waiter) go
- * up and the kernel log gets one report:
+ * and waits for the thread bound to SRC(E), the only thread that may set
+ * E while it lives.  When stuck threads wait for each other in a cycle (V
+ * waiting on V_V by itself is one), every waiter on the cycle fails with
+ * -EDEADLK, the counters "deadlocks" (+1 per cycle) and "err_deadlock" (+1
+ * per failed waiter) go up and the kernel log gets one report:
  *
  *   asc_event: deadlock in TPipe <n> (<comm>[<tgid>]):
  *   asc_event:   <PIPE> waits for <EVENT> id <id>, set by <SRCPIPE>
@@ -16,8 +16,9 @@
  *
  * It must never fire while a thread in the chain could still set the flag:
  * the setter pipe is unbound, running, in a timed wait or exited; nor for
- * an unbound waiter, with checked mode off, or once an unbound thread has
- * set a flag (until the next RESET).  After -EDEADLK the TPipe works on.
+ * an unbound waiter, or with checked mode off.  A wait whose chain only
+ * leads into a cycle stays blocked: the cycle's threads come back from
+ * -EDEADLK and may still set its flag.  After -EDEADLK the TPipe works on.
  *
  * One worker thread per pipe (asc_event_pipes.h), bound as a test needs;
  * the main thread stays unbound.  Every test reads the counters and the
@@ -308,10 +309,11 @@ TEST_F(deadlock, three_pipe_cycle)
 }
 
 /*
- * S waits for V, which ends up in a cycle with MTE3: S fails with them.  M
- * waits for FIX, which runs: M is left alone and gets its flag later.
+ * S waits for V, which ends up in a cycle with MTE3: V and MTE3 fail, S
+ * waits on, for V (back from -EDEADLK) may still set its flag, and does.
+ * M waits for FIX, which runs: M is left alone and gets its flag later.
  */
-TEST_F(deadlock, chain_into_cycle_fails_with_it)
+TEST_F(deadlock, chain_into_cycle_waits_on)
 {
 	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
 	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
@@ -319,7 +321,6 @@ TEST_F(deadlock, chain_into_cycle_fails_with_it)
 	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	const char *const report[] = {
-		"asc_event:   S waits for V_S id 0, set by V",
 		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
 		"asc_event:   MTE3 waits for V_MTE3 id 0, set by V",
 		"asc_event:   allocated: MTE3_V:0 V_MTE3:0 FIX_M:0 V_S:0",
@@ -337,11 +338,13 @@ TEST_F(deadlock, chain_into_cycle_fails_with_it)
 	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
-	ended(_metadata, s, -EDEADLK);
+	still_blocked(_metadata, s);
 	still_blocked(_metadata, m);
-	expect_deadlocks(_metadata, self, 1, 3);
+	expect_deadlocks(_metadata, self, 1, 2);
 	check_report(_metadata, self, report);
 
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_S, 0));
+	ended(_metadata, s, 0);
 	ASSERT_EQ(0, W_SET(fix, ASC_EVENT_FIX_M, 0));
 	ended(_metadata, m, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
@@ -518,19 +521,25 @@ TEST_F(deadlock, unbound_waiter_not_a_deadlock)
 
 TEST_F(deadlock, checked_mode_off_no_detection)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
-	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
+	struct asc_worker *v = worker(self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = worker(self, ASC_EVENT_PIPE_MTE3);
+	struct asc_worker *fix = worker(self, ASC_EVENT_PIPE_FIX);
 	long long canceled = asc_stat_read("err_canceled");
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
+	/* The mode is chosen before the pipes are manned. */
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	block(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	still_blocked(_metadata, v);
 	still_blocked(_metadata, m3);
 	still_blocked(_metadata, fix);
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	expect_deadlocks(_metadata, self, 0, 0);
 	ASSERT_RESET(self->fd, 0, 0);
 	ended(_metadata, v, -ECANCELED);
@@ -538,8 +547,13 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 	ended(_metadata, fix, -ECANCELED);
 	ASSERT_EQ(canceled + 3, asc_stat_read("err_canceled"));
 
-	/* Back on. */
+	/* Back on, once no pipe is manned. */
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(m3, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(0, W_BIND(fix, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_FIX_FIX));
 	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
@@ -548,62 +562,55 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 }
 
 /*
- * After an unbound thread has set a flag, any wait might be ended by it
- * again: no detection until RESET.  A refused unbound set does not count.
+ * While a live thread owns a pipe, another thread's set of that pipe's
+ * flags is refused at once, before the ID and double-set checks, and
+ * changes nothing: detection stays on.  A pipe nobody owns may be set by
+ * anyone, and then a wait for it is no deadlock.
  */
-TEST_F(deadlock, unbound_set_turns_detection_off_until_reset)
+TEST_F(deadlock, owned_pipes_set_only_by_their_thread)
 {
 	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
 	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
 	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
-	const int ev[5] = {
-		ASC_EVENT_S_V, ASC_EVENT_S_MTE2, ASC_EVENT_FIX_FIX,
-		ASC_EVENT_MTE3_V, ASC_EVENT_V_MTE3,
+	struct asc_worker *u = &self->w[UNBOUND];
+	long long wrong = asc_stat_read("err_wrong_pipe");
+	const int ev[4] = {
+		ASC_EVENT_S_V, ASC_EVENT_FIX_FIX, ASC_EVENT_MTE3_V, ASC_EVENT_V_MTE3,
 	};
 	int i;
 
 	asc_kmsg_settle(REPORT_HEAD, 2);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, asc_alloc(self->fd, ev[i]));
 	}
 	ASSERT_EQ(0, W_SET(s, ASC_EVENT_S_V, 0));
-	ASSERT_EQ(-EBUSY, asc_set(self->fd, ASC_EVENT_S_V, 0));
-	ASSERT_EQ(-ENOENT, asc_set(self->fd, ASC_EVENT_S_V, self->ids - 1));
+	ASSERT_EQ(-EPERM, asc_set(self->fd, ASC_EVENT_S_V, 0));
+	ASSERT_EQ(-EPERM, asc_set(self->fd, ASC_EVENT_S_V, self->ids - 1));
+	ASSERT_EQ(-EPERM, W_SET(u, ASC_EVENT_FIX_FIX, 0));
+	ASSERT_EQ(-EPERM, W_SET(u, ASC_EVENT_MTE3_V, 0));
 	ASSERT_EQ(-EINVAL, asc_set(self->fd, ASC_EVENT_S_V, self->ids));
+	if (wrong >= 0) {
+		ASSERT_EQ(wrong + 4, asc_stat_read("err_wrong_pipe"));
+	}
 	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
-
-	/* A successful set by an unbound thread. */
-	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_S_MTE2, 0));
-	block(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
-	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
-	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
-	still_blocked(_metadata, fix);
-	still_blocked(_metadata, v);
-	still_blocked(_metadata, m3);
-	expect_deadlocks(_metadata, self, 0, 0);
-
-	/* Leave nothing behind for RESET to report, then reset. */
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_S_V, 0, 0));
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_S_MTE2, 0, 0));
-	for (i = 0; i < 5; i++) {
-		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
-	}
-	ASSERT_RESET(self->fd, 0, 0);
-	ended(_metadata, fix, -ECANCELED);
-	ended(_metadata, v, -ECANCELED);
-	ended(_metadata, m3, -ECANCELED);
-
-	/* Detection is on again. */
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
 	expect_deadlocks(_metadata, self, 1, 2);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_S_V, 0, 0));
+
+	/* MTE3 unmanned: the main thread may stand in for it. */
+	ASSERT_EQ(0, W_BIND(m3, ASC_EVENT_PIPE_NONE));
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	still_blocked(_metadata, v);
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE3_V, 0));
+	ended(_metadata, v, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
+	}
 	ASSERT_RESET(self->fd, 0, 0);
 }
 

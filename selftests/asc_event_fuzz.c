@@ -29,9 +29,10 @@
  * thread is bound to, the last fetched ID of each HardEvent, so EPERM,
  * ENOENT for a hand-written ID and EDEADLK for a forever wait of V on V_V
  * or FIX on FIX_FIX come exactly when they must), and shares a few more
- * opens with the others, where only the rules above are checked (EPERM
- * and EDEADLK only for a thread that may be bound there, EDEADLK only for
- * a forever wait).  Every open is now and then replaced by a fresh one
+ * opens with the others, where only the rules above are checked (EPERM for
+ * a wait and EDEADLK only for a thread that may be bound there, EDEADLK
+ * only for a forever wait; EPERM for a set and EBUSY for SET_MODE whenever
+ * another thread may own a pipe there).  Every open is now and then replaced by a fresh one
  * with dup3() under the same descriptor number, even while other threads
  * are inside ioctls on it, so the last reference to a TPipe goes away in
  * every state.  Waits take deadlines of 0, just past, just ahead, far
@@ -172,9 +173,8 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  *	write back (EFAULT), or -1: such a fetch does not count, see
  *	check_efault_fetch().
  * @checked: the open is in checked mode.
- * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE.
- * @unbound_set: the thread set a flag while bound to no pipe since the
- *	open or the last reset, which turns deadlock detection off.
+ * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE;
+ *	no other thread binds there, so no other owns a pipe.
  */
 struct model {
 	unsigned int event_ids;
@@ -184,7 +184,6 @@ struct model {
 	int efault_fetch[NR_EVENTS];
 	bool checked;
 	int bound;
-	bool unbound_set;
 };
 
 /**
@@ -848,7 +847,6 @@ static void model_fresh(struct fuzzer *f)
 	for (e = 0; e < NR_EVENTS; e++)
 		m->fetched[e] = m->efault_fetch[e] = -1;
 	m->bound = ASC_EVENT_PIPE_NONE;
-	m->unbound_set = false;
 	if (ioctl(f->priv_fd, ASC_EVENT_IOC_GET_MODE, &mode) || mode.pad ||
 	    mode.mode & ~ASC_EVENT_MODE_CHECKED) {
 		f->failures++;
@@ -883,14 +881,15 @@ static void check_get_mode(struct fuzzer *f, struct op *op, int err)
 
 /*
  * BIND_PIPE and SET_MODE, whose argument was readable: EINVAL for a bad
- * field, else success (or EBUSY for a pipe another thread holds on a
- * shared open); nothing written either way.
+ * field, else success, or EBUSY for a pipe another thread holds, or for a
+ * change of mode while a thread holds a pipe; nothing written either way.
  */
 static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 {
 	struct asc_event_bind bind;
 	struct asc_event_mode mode;
 	bool bad;
+	int want;
 
 	memcpy(&bind, op->in, sizeof(bind));
 	memcpy(&mode, op->in, sizeof(mode));
@@ -902,11 +901,18 @@ static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 	if (bad) {
 		if (err != EINVAL)
 			report(f, op, err, "a bad field must be EINVAL");
-	} else if (op->kind == CMD_SET_MODE) {
-		if (err)
-			report(f, op, err, "SET_MODE must succeed");
-		else if (op->priv)
+	} else if (op->kind == CMD_SET_MODE && op->priv) {
+		/* The mode changes only while no pipe is held. */
+		want = f->model.bound != ASC_EVENT_PIPE_NONE &&
+		       f->model.checked != !!(mode.mode & ASC_EVENT_MODE_CHECKED) ? EBUSY : 0;
+		if (err != want)
+			report(f, op, err, "model: SET_MODE must give %s",
+			       want ? strerror(want) : "success");
+		else if (!err)
 			f->model.checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+	} else if (op->kind == CMD_SET_MODE) {
+		if (!ERR_IN(err, 0, EBUSY))
+			report(f, op, err, "not a result of SET_MODE");
 	} else if (op->priv) {
 		/* Nobody else binds on the private open: never EBUSY. */
 		if (err)
@@ -1066,17 +1072,14 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			want = model_use(m, event, id, true);
 			if (!want)
 				want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
-		} else if (!ERR_IN(err, 0, EBUSY, ENOENT) && !(bound && err == EPERM)) {
-			report(f, op, err, "not a result of SET_FLAG%s",
-			       bound ? "" : " (EPERM: not bound)");
+		} else if (!ERR_IN(err, 0, EBUSY, ENOENT, EPERM)) {
+			/* EPERM: bound elsewhere, or another thread owns the pipe. */
+			report(f, op, err, "not a result of SET_FLAG");
 		}
 		if (want >= 0 && err != want)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err) {
+		if (op->priv && !err)
 			m->flags[event] |= 1ULL << id;
-			if (m->bound == ASC_EVENT_PIPE_NONE)
-				m->unbound_set = true;
-		}
 		break;
 	case CMD_WAIT:
 		forever = wait.deadline == ASC_EVENT_WAIT_FOREVER;
@@ -1105,7 +1108,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 				if (err)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
-			} else if (forever && m->checked && bound && !m->unbound_set &&
+			} else if (forever && m->checked && bound &&
 				   asc_event_src(event) == m->bound) {
 				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
 				if (err != EDEADLK)
@@ -1121,7 +1124,8 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			       op->writable ? "success" : "EFAULT");
 			return;
 		}
-		if (op->priv) {
+		/* A RESET that cannot write its counts back changes nothing. */
+		if (op->priv && !err) {
 			unsigned int held = 0, pending = 0, e;
 
 			for (e = 0; e < NR_EVENTS; e++) {
@@ -1131,13 +1135,10 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			}
 			memset(m->pool, 0, sizeof(m->pool));
 			memset(m->flags, 0, sizeof(m->flags));
-			m->unbound_set = false;
-			if (!err) {
-				memcpy(&reset, op->arg, sizeof(reset));
-				if (reset.ids_held != held || reset.flags_pending != pending)
-					report(f, op, err, "model: reset found %u/%u, expected %u/%u",
-					       reset.ids_held, reset.flags_pending, held, pending);
-			}
+			memcpy(&reset, op->arg, sizeof(reset));
+			if (reset.ids_held != held || reset.flags_pending != pending)
+				report(f, op, err, "model: reset found %u/%u, expected %u/%u",
+				       reset.ids_held, reset.flags_pending, held, pending);
 		}
 		if (!err && op->checked) {
 			memcpy(&reset, op->arg, sizeof(reset));

@@ -741,6 +741,7 @@ enum asc_stat {
 	ST_LEAK_REPORTS,
 	ST_LEAKED_IDS,
 	ST_LEAKED_FLAGS,
+	ST_REPORTS_SUPPRESSED,
 	ASC_NR_STATS
 };
 
@@ -757,7 +758,7 @@ static inline const char *asc_stat_name(int i)
 		"err_not_allocated", "err_double_set", "err_busy_pipe", "err_wrong_pipe",
 		"err_timeout", "err_canceled", "err_interrupted", "err_deadlock",
 		"err_fault", "err_unknown_ioctl", "deadlocks", "leak_reports",
-		"leaked_ids", "leaked_flags",
+		"leaked_ids", "leaked_flags", "reports_suppressed",
 	};
 
 	return names[i];
