@@ -26,6 +26,8 @@
  */
 #include "asc_event_pipes.h"
 
+#include <sched.h>
+
 /* The process name the reports must show (set before the open). */
 #define COMM		"asc_deadlock"
 
@@ -611,6 +613,117 @@ TEST_F(deadlock, owned_pipes_set_only_by_their_thread)
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
 	}
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/**
+ * struct fifo_v - a V thread that can be woken and kept from running.
+ * @thread: the thread, SCHED_FIFO below the test's own priority, on CPU 0.
+ * @fd: the device.
+ * @tid: its TID once running.
+ * @ret: its forever wait for MTE2_V:0, bound to V.
+ * @set_ret: then its set of V_MTE2:0, which ends the test's wait.
+ */
+struct fifo_v {
+	pthread_t thread;
+	int fd;
+	atomic_int tid;
+	int ret;
+	int set_ret;
+};
+
+static void *fifo_v_fn(void *arg)
+{
+	struct fifo_v *v = arg;
+
+	atomic_store(&v->tid, asc_gettid());
+	v->ret = asc_bind(v->fd, ASC_EVENT_PIPE_V);
+	if (!v->ret)
+		v->ret = asc_wait(v->fd, ASC_EVENT_MTE2_V, 0, ASC_EVENT_WAIT_FOREVER);
+	v->set_ret = v->ret ? v->ret : asc_set(v->fd, ASC_EVENT_V_MTE2, 0);
+	return NULL;
+}
+
+/*
+ * Make the calling thread SCHED_FIFO at @prio on CPU 0 and start @v there
+ * at a lower priority, blocked in its wait: from now on, a set that wakes
+ * @v leaves it runnable but not running until this thread blocks.  Returns
+ * false (the test skipped) without the privilege to do so.
+ */
+static bool start_fifo_v(struct __test_metadata *_metadata, struct fifo_v *v, int fd)
+{
+	struct sched_param hi = { .sched_priority = 20 }, lo = { .sched_priority = 10 };
+	pthread_attr_t attr;
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
+	    pthread_setschedparam(pthread_self(), SCHED_FIFO, &hi))
+		SKIP(return false, "%s: SCHED_FIFO on CPU 0: %s", _metadata->name, strerror(errno));
+	v->fd = fd;
+	ASSERT_EQ(0, pthread_attr_init(&attr)) return false;
+	ASSERT_EQ(0, pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED)) return false;
+	ASSERT_EQ(0, pthread_attr_setschedpolicy(&attr, SCHED_FIFO)) return false;
+	ASSERT_EQ(0, pthread_attr_setschedparam(&attr, &lo)) return false;
+	ASSERT_EQ(0, pthread_attr_setaffinity_np(&attr, sizeof(cpu0), &cpu0)) return false;
+	ASSERT_EQ(0, pthread_create(&v->thread, &attr, fifo_v_fn, v)) return false;
+	pthread_attr_destroy(&attr);
+	while (!atomic_load(&v->tid))
+		asc_sleep_ms(1);
+	ASSERT_TRUE(asc_wait_in_ioctl(getpid(), atomic_load(&v->tid), BLOCK_MS)) return false;
+	return true;
+}
+
+/*
+ * A waiter already handed its flag but not yet running is no stuck thread:
+ * MTE2 sets MTE2_V, which V waits for, and at once (V cannot run before
+ * MTE2 blocks) waits forever for V_MTE2, which V sets once it runs.
+ */
+TEST_F(deadlock, woken_waiter_not_yet_running_is_not_stuck)
+{
+	struct fifo_v v = { 0 };
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE2_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_MTE2));
+	if (!start_fifo_v(_metadata, &v, self->fd))
+		return;
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_V_MTE2, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, pthread_join(v.thread, NULL));
+	ASSERT_EQ(0, v.ret);
+	ASSERT_EQ(0, v.set_ret);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * The same with the set from an unbound thread, while nobody owns MTE2,
+ * handed straight to V; then that thread takes MTE2 and waits forever for
+ * V_MTE2.  V holds its flag already: no cycle.
+ */
+TEST_F(deadlock, unbound_set_handed_to_a_waiter)
+{
+	struct fifo_v v = { 0 };
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE2_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	if (!start_fifo_v(_metadata, &v, self->fd))
+		return;
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_V_MTE2, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, pthread_join(v.thread, NULL));
+	ASSERT_EQ(0, v.ret);
+	ASSERT_EQ(0, v.set_ret);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 

@@ -172,6 +172,54 @@ TEST_F(reports, one_user_cannot_silence_another)
 	ASSERT_EQ(supp0 + NFLOOD - (status - 1), asc_stat_read("reports_suppressed"));
 }
 
+/* NFLOOD forever waits of a bound V on V_V, as @uid: each a deadlock. */
+static int deadlock_flood(uid_t uid)
+{
+	int fd, i;
+
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		return 2;
+	fd = asc_open();
+	if (fd < 0 || asc_bind(fd, ASC_EVENT_PIPE_V) || asc_alloc(fd, ASC_EVENT_V_V))
+		return 3;
+	for (i = 0; i < NFLOOD; i++) {
+		if (asc_wait(fd, ASC_EVENT_V_V, 0, ASC_EVENT_WAIT_FOREVER) != -EDEADLK)
+			return 4;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The counters count every deadlock past the log's rate limit: NFLOOD
+ * cycles, each counted and failed, at most a burst of them logged, the
+ * rest counted as suppressed.
+ */
+TEST_F(reports, counters_count_past_the_rate_limit)
+{
+	long long cycles0 = asc_stat_read("deadlocks");
+	long long failed0 = asc_stat_read("err_deadlock");
+	long long supp0 = asc_stat_read("reports_suppressed");
+	int logged;
+	pid_t pid;
+
+	ASSERT_LE(0, supp0) TH_LOG("no reports_suppressed counter");
+	ASSERT_EQ(0, chmod(asc_dev_path(), 0666));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(deadlock_flood(OTHER_UID + 1));
+	ASSERT_EQ(0, asc_child_wait(pid, 30000));
+	ASSERT_EQ(0, chmod(asc_dev_path(), self->node.st_mode & 07777));
+	asc_kmsg_read(&self->kmsg, &self->log, "asc_event:");
+	logged = asc_count_lines(asc_text_str(&self->log), DEADLOCK_HEAD);
+	ASSERT_EQ(cycles0 + NFLOOD, asc_stat_read("deadlocks"));
+	ASSERT_EQ(failed0 + NFLOOD, asc_stat_read("err_deadlock"));
+	ASSERT_LT(0, logged);
+	ASSERT_GT(NFLOOD, logged);
+	ASSERT_EQ(supp0 + NFLOOD - logged, asc_stat_read("reports_suppressed"));
+}
+
 /*
  * A report names the process: a secondary thread that opens the device
  * and leaks gets its process's name (the main thread's) in the report.
