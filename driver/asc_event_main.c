@@ -23,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/pagemap.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/asc_event.h>
 
@@ -33,6 +34,7 @@
 
 static unsigned int event_ids = 8;
 static bool checked = true;
+static bool strict_ids;
 
 static int event_ids_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -58,13 +60,21 @@ MODULE_PARM_DESC(event_ids,
 
 module_param(checked, bool, 0644);
 MODULE_PARM_DESC(checked,
-		 "New TPipes start in checked mode: pipe roles, hand-written IDs, deadlock detection (default Y)");
+		 "New TPipes start in checked mode: pipe roles, ID collisions, deadlock detection (default Y)");
+
+module_param(strict_ids, bool, 0644);
+MODULE_PARM_DESC(strict_ids,
+		 "New checked TPipes refuse hand-written IDs, as pyasc's rule (default N: legal, as in Ascend C)");
 
 static int asc_event_open(struct inode *inode, struct file *file)
 {
 	struct asc_tpipe *tp;
+	u32 mode = 0;
 
-	tp = asc_tpipe_create(READ_ONCE(event_ids), READ_ONCE(checked));
+	if (READ_ONCE(checked))
+		mode = ASC_EVENT_MODE_CHECKED |
+		       (READ_ONCE(strict_ids) ? ASC_EVENT_MODE_STRICT_IDS : 0);
+	tp = asc_tpipe_create(READ_ONCE(event_ids), mode);
 	if (!tp)
 		return -ENOMEM;
 	asc_debugfs_add(tp);
@@ -91,7 +101,7 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = tp->event_ids,
 		.pad = 0,
-		.features = ASC_EVENT_FEATURE_CHECKED,
+		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))
@@ -213,7 +223,7 @@ static int asc_ioc_bind_pipe(struct asc_tpipe *tp,
 static int asc_ioc_get_mode(struct asc_tpipe *tp, struct asc_event_mode __user *umode)
 {
 	struct asc_event_mode args = {
-		.mode = asc_tpipe_checked(tp) ? ASC_EVENT_MODE_CHECKED : 0,
+		.mode = asc_tpipe_mode(tp),
 		.pad = 0,
 	};
 
@@ -229,9 +239,45 @@ static int asc_ioc_set_mode(struct asc_tpipe *tp,
 
 	if (copy_from_user(&args, umode, sizeof(args)))
 		return -EFAULT;
-	if ((args.mode & ~ASC_EVENT_MODE_CHECKED) || args.pad)
+	if ((args.mode & ~(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS)) ||
+	    args.mode == ASC_EVENT_MODE_STRICT_IDS || args.pad)
 		return -EINVAL;
-	return asc_tpipe_set_checked(tp, args.mode & ASC_EVENT_MODE_CHECKED);
+	return asc_tpipe_set_mode(tp, args.mode);
+}
+
+static int asc_ioc_issue(struct asc_tpipe *tp, struct asc_event_issue __user *uissue)
+{
+	struct asc_pipe_queue *spare = NULL;
+	struct asc_event_issue args;
+	int ret;
+
+	if (copy_from_user(&args, uissue, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	if (!READ_ONCE(tp->queues)) {
+		spare = kcalloc(ASC_NR_PIPES, sizeof(*spare), GFP_KERNEL_ACCOUNT);
+		if (!spare)
+			return -ENOMEM;
+	}
+	do {
+		ret = asc_tpipe_issue(tp, &args, &uissue->ticket, spare);
+	} while (asc_retry_faulted(ret, &uissue->ticket, sizeof(uissue->ticket)));
+	if (READ_ONCE(tp->queues) != spare)
+		kfree(spare);
+	return ret;
+}
+
+static int asc_ioc_execute(struct asc_tpipe *tp,
+			   const struct asc_event_execute __user *uexec)
+{
+	struct asc_event_execute args;
+
+	if (copy_from_user(&args, uexec, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad)
+		return -EINVAL;
+	return asc_tpipe_execute(tp, args.ticket, args.deadline);
 }
 
 static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
@@ -258,6 +304,10 @@ static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 		return asc_ioc_get_mode(tp, argp);
 	case ASC_EVENT_IOC_SET_MODE:
 		return asc_ioc_set_mode(tp, argp);
+	case ASC_EVENT_IOC_ISSUE:
+		return asc_ioc_issue(tp, argp);
+	case ASC_EVENT_IOC_EXECUTE:
+		return asc_ioc_execute(tp, argp);
 	default:
 		return -ENOTTY;
 	}

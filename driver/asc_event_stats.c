@@ -112,6 +112,7 @@ ASC_STAT_ATTR(leak_reports, ASC_STAT_LEAK_REPORTS);
 ASC_STAT_ATTR(leaked_ids, ASC_STAT_LEAKED_IDS);
 ASC_STAT_ATTR(leaked_flags, ASC_STAT_LEAKED_FLAGS);
 ASC_STAT_ATTR(reports_suppressed, ASC_STAT_REPORTS_SUPPRESSED);
+ASC_STAT_ATTR(id_collisions, ASC_STAT_ID_COLLISIONS);
 
 static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_tpipes_open.attr.attr,
@@ -134,6 +135,7 @@ static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_leaked_ids.attr.attr,
 	&asc_stat_attr_leaked_flags.attr.attr,
 	&asc_stat_attr_reports_suppressed.attr.attr,
+	&asc_stat_attr_id_collisions.attr.attr,
 	NULL
 };
 

@@ -39,6 +39,7 @@
 
 #include "asc_event_hw.h"
 #include "asc_event_report.h"
+#include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
 #include "asc_event_trace.h"
 
@@ -49,15 +50,28 @@ static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 	return GENMASK_ULL(tp->event_ids - 1, 0);
 }
 
-static int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id)
+/**
+ * asc_tpipe_check() - whether (@event, @id) exist on a TPipe.
+ * @tp: TPipe.
+ * @event: HardEvent from userspace.
+ * @id: event ID from userspace.
+ *
+ * Return: 0, or -%EINVAL.
+ */
+int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id)
 {
 	if (event >= ASC_EVENT_NR_HARD_EVENTS || id >= tp->event_ids)
 		return -EINVAL;
 	return 0;
 }
 
-/* The pipe slot the calling thread is bound to, or ASC_SLOT_NONE. */
-static int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
+/**
+ * asc_tpipe_caller_slot() - the pipe slot the calling thread is bound to.
+ * @tp: TPipe, locked.
+ *
+ * Return: the slot, or %ASC_SLOT_NONE.
+ */
+int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
 {
 	struct pid *me = task_pid(current);
 	int slot;
@@ -103,11 +117,10 @@ bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot)
  * Checked mode: the pipe that issues a set is the HardEvent's source, the
  * pipe that issues a wait its destination, and a bound caller must be that
  * pipe.  An unbound caller may set only while no live thread owns the
- * source pipe (it may always wait).  And the ID must be one the program
- * got from the pool: allocated, or the last one fetched.
+ * source pipe (it may always wait).
  */
-static int asc_tpipe_check_use(const struct asc_tpipe *tp, int slot,
-			       u32 event, u32 id, bool set)
+static int asc_tpipe_check_role(const struct asc_tpipe *tp, int slot,
+				u32 event, bool set)
 {
 	const struct asc_hard_event_info *info = &asc_hard_events[event];
 	int pipe = set ? info->src : info->dst;
@@ -119,17 +132,45 @@ static int asc_tpipe_check_use(const struct asc_tpipe *tp, int slot,
 	if (slot != ASC_SLOT_NONE ? slot != pipe :
 				    set && asc_tpipe_slot_owned(tp, pipe))
 		return -EPERM;
-	if (!(tp->pool[event] & BIT_ULL(id)) && tp->fetched[event] != (int)id)
-		return -ENOENT;
 	return 0;
 }
 
-/*
- * Write a result to userspace with @tp locked: page faults are disabled,
- * so a user page that is not there fails the copy instead of sleeping.
+/**
+ * asc_tpipe_check_id() - checked mode's verdict on where an ID came from.
+ * @tp: TPipe, locked.
+ * @event: HardEvent, valid.
+ * @id: event ID, valid.
+ * @handwritten: out: checked mode, and @id is neither allocated nor the
+ *	last one fetched for @event.
+ *
+ * A hand-written ID is legal, as in Ascend C, unless the TPipe is strict.
+ *
+ * Return: 0, or -%ENOENT for a hand-written ID in strict mode.
  */
-static int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
-			      const void *src, size_t size)
+int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
+		       bool *handwritten)
+{
+	lockdep_assert_held(&tp->lock);
+
+	*handwritten = tp->checked && !(tp->pool[event] & BIT_ULL(id)) &&
+		       tp->fetched[event] != (int)id;
+	return *handwritten && tp->strict_ids ? -ENOENT : 0;
+}
+
+/**
+ * asc_tpipe_put_user() - write a result to userspace with @tp locked.
+ * @tp: TPipe, locked.
+ * @dst: where.
+ * @src: what.
+ * @size: how much.
+ *
+ * Page faults are disabled, so a user page that is not there fails the
+ * copy instead of sleeping.
+ *
+ * Return: 0, or -%EFAULT.
+ */
+int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
+		       const void *src, size_t size)
 {
 	lockdep_assert_held(&tp->lock);
 
@@ -141,14 +182,14 @@ static int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 /**
  * asc_tpipe_create() - create an empty TPipe owned by the calling task.
  * @event_ids: IDs per HardEvent, 1..%ASC_EVENT_IDS_MAX.
- * @checked: start in checked mode.
+ * @mode: ASC_EVENT_MODE_* bits to start with.
  *
  * The owner is the calling process (named after its main thread, even
  * when another of its threads opens the device) and its user.
  *
  * Return: the TPipe, or NULL when out of memory.
  */
-struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked)
+struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 {
 	struct asc_tpipe *tp;
 
@@ -159,7 +200,9 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked)
 	spin_lock_init(&tp->lock);
 	INIT_LIST_HEAD(&tp->waiters);
 	tp->event_ids = event_ids;
-	tp->checked = checked;
+	tp->checked = mode & ASC_EVENT_MODE_CHECKED;
+	tp->strict_ids = mode & ASC_EVENT_MODE_STRICT_IDS;
+	tp->next_ticket = 1;
 	memset(tp->fetched, -1, sizeof(tp->fetched));
 	tp->owner.tgid = task_tgid_nr(current);
 	tp->owner.uid = from_kuid_munged(&init_user_ns, current_uid());
@@ -197,6 +240,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 		put_pid(tp->slots[slot].pid);
 	asc_report_quota_put(tp->quota);
 	asc_hw_core_free(tp->hw);
+	kfree(tp->queues);
 	kfree(tp);
 }
 
@@ -213,6 +257,70 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
 	return 0;
 }
 
+/*
+ * Checked mode, not strict: an ID that alloc or fetch is about to hand out
+ * must not be in use by hand-written code.  Returns the report of such a
+ * collision, to print once unlocked, in *@report.
+ */
+static int asc_tpipe_check_collision(struct asc_tpipe *tp, const char *what,
+				     u32 event, u32 id,
+				     struct asc_report **report)
+{
+	const char *use;
+	int slot;
+
+	lockdep_assert_held(&tp->lock);
+
+	if (!tp->checked || tp->strict_ids)
+		return 0;
+	use = asc_tpipe_handwritten_use(tp, event, id, &slot);
+	if (!use)
+		return 0;
+	asc_stat_add(ASC_STAT_ID_COLLISIONS, 1);
+	*report = asc_report_start(tp->quota, ASC_REPORT_COLLISION);
+	asc_report_warn(*report, "TPipe %u (%s[%d]): %s of %s would hand out ID %u, which hand-written code uses: %s on %s",
+			tp->serial, tp->owner.comm, tp->owner.tgid, what,
+			asc_hard_event_name(event), id, use, asc_slot_name(slot));
+	return -EADDRINUSE;
+}
+
+/*
+ * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, taken or
+ * remembered as fetched only once it is written to @uid.
+ */
+static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
+			      u32 __user *uid, bool take)
+{
+	struct asc_report *report = NULL;
+	int ret = -EINVAL;
+	u32 id = 0;
+
+	spin_lock(&tp->lock);
+	if (event < ASC_EVENT_NR_HARD_EVENTS)
+		ret = asc_tpipe_lowest_free(tp, event, &id);
+	if (!ret)
+		ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
+						event, id, &report);
+	if (!ret)
+		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
+	if (ret == -EFAULT)
+		goto out;
+	if (!ret && take)
+		tp->pool[event] |= BIT_ULL(id);
+	else if (!ret)
+		tp->fetched[event] = id;
+	if (take)
+		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
+				      event, id, ret);
+	else
+		trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp),
+				      event, id, ret);
+out:
+	spin_unlock(&tp->lock);
+	asc_report_emit(report);
+	return ret;
+}
+
 /**
  * asc_tpipe_alloc_id() - take the lowest free ID of a HardEvent.
  * @tp: TPipe.
@@ -222,28 +330,13 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
  * The ID is taken only once it is written to @uid.
  *
  * Return: 0, -%EINVAL for a bad @event, -%ENOSPC when every ID is taken,
- * -%EFAULT when @uid could not be written without a page fault (nothing
- * is changed).
+ * -%EADDRINUSE (checked mode, not strict) when hand-written code uses the
+ * lowest free ID, -%EFAULT when @uid could not be written without a page
+ * fault.  Nothing is changed on failure.
  */
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
 {
-	int ret = -EINVAL;
-	u32 id = 0;
-
-	spin_lock(&tp->lock);
-	if (event < ASC_EVENT_NR_HARD_EVENTS)
-		ret = asc_tpipe_lowest_free(tp, event, &id);
-	if (!ret)
-		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
-	if (ret == -EFAULT)
-		goto out;
-	if (!ret)
-		tp->pool[event] |= BIT_ULL(id);
-	trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp), event,
-			      id, ret);
-out:
-	spin_unlock(&tp->lock);
-	return ret;
+	return asc_tpipe_hand_out(tp, event, uid, true);
 }
 
 /**
@@ -256,29 +349,11 @@ out:
  * the next fetch of @event or a reset.  The ID is remembered only once it
  * is written to @uid, in the same step.
  *
- * Return: 0, -%EINVAL for a bad @event, -%ENOSPC when every ID is taken,
- * -%EFAULT when @uid could not be written without a page fault (nothing
- * is changed).
+ * Return: as asc_tpipe_alloc_id().
  */
 int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
 {
-	int ret = -EINVAL;
-	u32 id = 0;
-
-	spin_lock(&tp->lock);
-	if (event < ASC_EVENT_NR_HARD_EVENTS)
-		ret = asc_tpipe_lowest_free(tp, event, &id);
-	if (!ret)
-		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
-	if (ret == -EFAULT)
-		goto out;
-	if (!ret)
-		tp->fetched[event] = id;
-	trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp), event,
-			      id, ret);
-out:
-	spin_unlock(&tp->lock);
-	return ret;
+	return asc_tpipe_hand_out(tp, event, uid, false);
 }
 
 /**
@@ -314,6 +389,37 @@ static void asc_waiter_end(struct asc_waiter *w, int state)
 }
 
 /**
+ * asc_tpipe_raise() - set the flag of (@event, @id), or hand it to a waiter.
+ * @tp: TPipe, locked.
+ * @event: HardEvent, valid.
+ * @id: event ID, valid.
+ * @handwritten: the set used a hand-written ID (checked mode).
+ *
+ * The oldest task waiting for the flag, if any, consumes it at once.
+ *
+ * Return: 0, or -%EBUSY when the flag is already set (nothing changes).
+ */
+int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten)
+{
+	struct asc_waiter *w;
+
+	lockdep_assert_held(&tp->lock);
+
+	if (asc_hw_flag_test(tp->hw, event, id))
+		return -EBUSY;
+	list_for_each_entry(w, &tp->waiters, node) {
+		if (w->event == event && w->id == id) {
+			asc_waiter_end(w, ASC_WAIT_DONE);
+			return 0;
+		}
+	}
+	asc_hw_flag_set(tp->hw, event, id);
+	if (handwritten)
+		tp->handset[event] |= BIT_ULL(id);
+	return 0;
+}
+
+/**
  * asc_tpipe_set_flag() - set the flag of (@event, @id); never blocks.
  * @tp: TPipe.
  * @event: HardEvent.
@@ -324,32 +430,24 @@ static void asc_waiter_end(struct asc_waiter *w, int state)
  * Return: 0, -%EINVAL for a bad @event or @id, -%EPERM (checked mode) when
  * the caller is bound to a pipe other than @event's source, or is not
  * bound while a live thread owns @event's source pipe, -%ENOENT
- * (checked mode) when @id is neither allocated nor the last one fetched,
- * -%EBUSY when the flag is already set (undefined on the hardware; nothing
- * is changed).
+ * (checked mode, strict) when @id is neither allocated nor the last one
+ * fetched, -%EBUSY when the flag is already set (undefined on the
+ * hardware; nothing is changed).
  */
 int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 {
-	struct asc_waiter *w;
+	bool handwritten;
 	int slot, ret;
 
 	spin_lock(&tp->lock);
 	slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret)
-		ret = asc_tpipe_check_use(tp, slot, event, id, true);
-	if (!ret && asc_hw_flag_test(tp->hw, event, id))
-		ret = -EBUSY;
-	if (ret)
-		goto out;
-	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->event == event && w->id == id) {
-			asc_waiter_end(w, ASC_WAIT_DONE);
-			goto out;
-		}
-	}
-	asc_hw_flag_set(tp->hw, event, id);
-out:
+		ret = asc_tpipe_check_role(tp, slot, event, true);
+	if (!ret)
+		ret = asc_tpipe_check_id(tp, event, id, &handwritten);
+	if (!ret)
+		ret = asc_tpipe_raise(tp, event, id, handwritten);
 	trace_asc_event_set(tp->serial, slot, event, id, ret);
 	spin_unlock(&tp->lock);
 	return ret;
@@ -381,11 +479,17 @@ static int asc_waiter_sleep(struct asc_waiter *w, ktime_t *deadline)
 	return ret;
 }
 
-/*
- * A deadline given in the caller's time namespace, on the host's
- * CLOCK_MONOTONIC.  The namespace of a task on the host has zero offsets.
+/**
+ * asc_deadline_to_host() - a deadline of the caller's time namespace on the
+ *	host's CLOCK_MONOTONIC.
+ * @deadline: absolute CLOCK_MONOTONIC ns in the caller's time namespace;
+ *	not %ASC_EVENT_WAIT_FOREVER.
+ *
+ * The namespace of a task on the host has zero offsets.
+ *
+ * Return: the same instant on the host's clock, clamped to its range.
  */
-static ktime_t asc_deadline_to_host(u64 deadline)
+ktime_t asc_deadline_to_host(u64 deadline)
 {
 	ktime_t offset = timespec64_to_ktime(current->nsproxy->time_ns->offsets.monotonic);
 	ktime_t t = deadline > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline;
@@ -449,6 +553,29 @@ static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 }
 
 /**
+ * asc_tpipe_wait_locked() - consume the flag @w waits for, or block for it.
+ * @tp: TPipe, locked; still locked on return, though dropped meanwhile.
+ * @w: the wait, on the caller's stack, not yet on any list.
+ * @expires: its deadline on the host's clock, unless @w waits forever.
+ *
+ * Return: as asc_tpipe_wait_flag(), after its checks.
+ */
+int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
+			  ktime_t expires)
+{
+	lockdep_assert_held(&tp->lock);
+
+	if (asc_hw_flag_test(tp->hw, w->event, w->id)) {
+		asc_hw_flag_clear(tp->hw, w->event, w->id);
+		tp->handset[w->event] &= ~BIT_ULL(w->id);
+		return 0;
+	}
+	if (!w->forever && ktime_compare(expires, ktime_get()) <= 0)
+		return -ETIMEDOUT;
+	return asc_tpipe_block(tp, w, expires);
+}
+
+/**
  * asc_tpipe_wait_flag() - wait for the flag of (@event, @id) and consume it.
  * @tp: TPipe.
  * @event: HardEvent.
@@ -485,7 +612,9 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 	w.slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret)
-		ret = asc_tpipe_check_use(tp, w.slot, event, id, false);
+		ret = asc_tpipe_check_role(tp, w.slot, event, false);
+	if (!ret)
+		ret = asc_tpipe_check_id(tp, event, id, &w.handwritten);
 	if (ret) {
 		spin_unlock(&tp->lock);
 		return ret;
@@ -493,14 +622,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 
 	start = ktime_get();
 	trace_asc_event_wait_start(tp->serial, w.slot, event, id, w.forever);
-	if (asc_hw_flag_test(tp->hw, event, id)) {
-		asc_hw_flag_clear(tp->hw, event, id);
-		ret = 0;
-	} else if (!w.forever && ktime_compare(expires, start) <= 0) {
-		ret = -ETIMEDOUT;
-	} else {
-		ret = asc_tpipe_block(tp, &w, expires);
-	}
+	ret = asc_tpipe_wait_locked(tp, &w, expires);
 	trace_asc_event_wait_end(tp->serial, w.slot, event, id, ret,
 				 ktime_to_ns(ktime_sub(ktime_get(), start)));
 	spin_unlock(&tp->lock);
@@ -513,8 +635,9 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
  * @args: the ioctl's arguments; its leftover counts are filled in.
  * @uargs: where in userspace @args goes.
  *
- * Every task blocked in a wait on @tp returns -%ECANCELED.  The last
- * fetched IDs are forgotten; pipe bindings and the mode stay.  Leftovers
+ * Every task blocked in a wait on @tp returns -%ECANCELED, and every
+ * issued instruction not yet run is dropped.  The last fetched IDs are
+ * forgotten; pipe bindings and the mode stay.  Leftovers
  * are reported as a leak.  The reset happens only once its counts are
  * written to @uargs.
  *
@@ -543,7 +666,9 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	report = asc_tpipe_leak_report(tp, false, &left);
 	memset(tp->pool, 0, sizeof(tp->pool));
 	memset(tp->fetched, -1, sizeof(tp->fetched));
+	memset(tp->handset, 0, sizeof(tp->handset));
 	asc_hw_flags_clear_all(tp->hw);
+	asc_tpipe_queues_clear(tp);
 	list_for_each_entry_safe(w, tmp, &tp->waiters, node)
 		asc_waiter_end(w, ASC_WAIT_CANCELED);
 	trace_asc_event_reset(tp->serial, left.ids_held, left.flags_pending);
@@ -596,25 +721,26 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 }
 
 /**
- * asc_tpipe_checked() - whether a TPipe is in checked mode.
+ * asc_tpipe_mode() - the mode of a TPipe.
  * @tp: TPipe.
  *
- * Return: true in checked mode.
+ * Return: ASC_EVENT_MODE_* bits.
  */
-bool asc_tpipe_checked(struct asc_tpipe *tp)
+u32 asc_tpipe_mode(struct asc_tpipe *tp)
 {
-	bool checked;
+	u32 mode;
 
 	spin_lock(&tp->lock);
-	checked = tp->checked;
+	mode = (tp->checked ? ASC_EVENT_MODE_CHECKED : 0) |
+	       (tp->strict_ids ? ASC_EVENT_MODE_STRICT_IDS : 0);
 	spin_unlock(&tp->lock);
-	return checked;
+	return mode;
 }
 
 /**
- * asc_tpipe_set_checked() - turn checked mode on or off.
+ * asc_tpipe_set_mode() - change the mode of a TPipe.
  * @tp: TPipe.
- * @checked: the new mode.
+ * @mode: ASC_EVENT_MODE_* bits, already validated.
  *
  * The mode is chosen before the pipes are manned: it cannot change while a
  * live thread is bound to a pipe of @tp, so that no check depends on when
@@ -624,19 +750,24 @@ bool asc_tpipe_checked(struct asc_tpipe *tp)
  * Return: 0, or -%EBUSY when the mode would change while a live thread is
  * bound (nothing is changed).
  */
-int asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked)
+int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode)
 {
+	bool checked = mode & ASC_EVENT_MODE_CHECKED;
+	bool strict = mode & ASC_EVENT_MODE_STRICT_IDS;
 	int slot, ret = 0;
 
 	spin_lock(&tp->lock);
-	for (slot = 0; slot < ASC_NR_PIPES && tp->checked != checked; slot++) {
-		if (asc_tpipe_slot_owned(tp, slot)) {
+	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
+		if ((tp->checked != checked || tp->strict_ids != strict) &&
+		    asc_tpipe_slot_owned(tp, slot)) {
 			ret = -EBUSY;
 			break;
 		}
 	}
-	if (!ret)
+	if (!ret) {
 		tp->checked = checked;
+		tp->strict_ids = strict;
+	}
 	spin_unlock(&tp->lock);
 	return ret;
 }

@@ -172,7 +172,7 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  * @efault_fetch: per HardEvent, the ID a later fetch found but could not
  *	write back (EFAULT), or -1: such a fetch does not count, see
  *	check_efault_fetch().
- * @checked: the open is in checked mode.
+ * @mode: the open's mode (ASC_EVENT_MODE_* bits).
  * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE;
  *	no other thread binds there, so no other owns a pipe.
  */
@@ -182,7 +182,7 @@ struct model {
 	uint64_t flags[NR_EVENTS];
 	int fetched[NR_EVENTS];
 	int efault_fetch[NR_EVENTS];
-	bool checked;
+	uint32_t mode;
 	int bound;
 };
 
@@ -428,16 +428,26 @@ static bool pipe_valid(int32_t pipe)
 	       pipe == ASC_EVENT_PIPE_FIX;
 }
 
-/* A mode: checked or not, now and then an unknown bit. */
+/* The modes a TPipe can have. */
+#define MODE_STRICT	(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS)
+
+static bool mode_valid(uint32_t mode)
+{
+	return mode == 0 || mode == ASC_EVENT_MODE_CHECKED || mode == MODE_STRICT;
+}
+
+/* A mode: off, checked, checked with strict IDs; now and then a bad one. */
 static uint32_t gen_mode(struct fuzzer *f)
 {
-	static const uint32_t bad[] = { 2, 3, 0x80000000, 0xffffffff };
+	static const uint32_t bad[] = { 2, 4, 7, 0x80000000, 0xffffffff };
 
 	switch (below(f, 10)) {
-	case 0: case 1: case 2: case 3:
+	case 0: case 1: case 2:
 		return 0;
-	case 4: case 5: case 6: case 7:
+	case 3: case 4: case 5:
 		return ASC_EVENT_MODE_CHECKED;
+	case 6: case 7:
+		return MODE_STRICT;
 	case 8:
 		return bad[below(f, ARRAY_SIZE(bad))];
 	default:
@@ -799,11 +809,12 @@ static uint32_t lowest_free(const struct model *m, uint32_t event)
  */
 static int model_use(const struct model *m, uint32_t event, uint32_t id, bool set)
 {
-	if (!m->checked)
+	if (!(m->mode & ASC_EVENT_MODE_CHECKED))
 		return 0;
 	if (m->bound != ASC_EVENT_PIPE_NONE && m->bound != (set ? asc_event_src(event) : asc_event_dst(event)))
 		return EPERM;
-	if (!(m->pool[event] & (1ULL << id)) && m->fetched[event] != (int)id)
+	if (m->mode == MODE_STRICT && !(m->pool[event] & (1ULL << id)) &&
+	    m->fetched[event] != (int)id)
 		return ENOENT;
 	return 0;
 }
@@ -848,12 +859,12 @@ static void model_fresh(struct fuzzer *f)
 		m->fetched[e] = m->efault_fetch[e] = -1;
 	m->bound = ASC_EVENT_PIPE_NONE;
 	if (ioctl(f->priv_fd, ASC_EVENT_IOC_GET_MODE, &mode) || mode.pad ||
-	    mode.mode & ~ASC_EVENT_MODE_CHECKED) {
+	    !mode_valid(mode.mode)) {
 		f->failures++;
 		printf("# FAIL thread %d: GET_MODE of a new open: %s, mode %#x pad %#x\n",
 		       f->index, strerror(errno), mode.mode, mode.pad);
 	}
-	m->checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+	m->mode = mode.mode;
 }
 
 /* GET_MODE: writes the mode, the model's on the private open, and a zero pad. */
@@ -871,10 +882,9 @@ static void check_get_mode(struct fuzzer *f, struct op *op, int err)
 		return;
 	}
 	memcpy(&mode, op->arg, sizeof(mode));
-	if (mode.pad || mode.mode & ~ASC_EVENT_MODE_CHECKED ||
-	    (op->priv && !(mode.mode & ASC_EVENT_MODE_CHECKED) != !f->model.checked))
-		report(f, op, err, "GET_MODE reported mode %#x pad %#x%s", mode.mode, mode.pad,
-		       op->priv ? (f->model.checked ? ", model: checked" : ", model: unchecked") : "");
+	if (mode.pad || !mode_valid(mode.mode) || (op->priv && mode.mode != f->model.mode))
+		report(f, op, err, "GET_MODE reported mode %#x pad %#x%s%#x", mode.mode, mode.pad,
+		       op->priv ? ", model: " : "", op->priv ? f->model.mode : 0);
 	else if (op->checked && !guards_intact(op, sizeof(mode)))
 		report(f, op, err, "GET_MODE wrote outside its struct");
 }
@@ -896,7 +906,7 @@ static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 	if (op->kind == CMD_BIND)
 		bad = bind.flags || !pipe_valid(bind.pipe);
 	else
-		bad = mode.pad || mode.mode & ~ASC_EVENT_MODE_CHECKED;
+		bad = mode.pad || !mode_valid(mode.mode);
 
 	if (bad) {
 		if (err != EINVAL)
@@ -904,12 +914,12 @@ static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 	} else if (op->kind == CMD_SET_MODE && op->priv) {
 		/* The mode changes only while no pipe is held. */
 		want = f->model.bound != ASC_EVENT_PIPE_NONE &&
-		       f->model.checked != !!(mode.mode & ASC_EVENT_MODE_CHECKED) ? EBUSY : 0;
+		       f->model.mode != mode.mode ? EBUSY : 0;
 		if (err != want)
 			report(f, op, err, "model: SET_MODE must give %s",
 			       want ? strerror(want) : "success");
 		else if (!err)
-			f->model.checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+			f->model.mode = mode.mode;
 	} else if (op->kind == CMD_SET_MODE) {
 		if (!ERR_IN(err, 0, EBUSY))
 			report(f, op, err, "not a result of SET_MODE");
@@ -1108,7 +1118,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 				if (err)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
-			} else if (forever && m->checked && bound &&
+			} else if (forever && (m->mode & ASC_EVENT_MODE_CHECKED) && bound &&
 				   asc_event_src(event) == m->bound) {
 				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
 				if (err != EDEADLK)

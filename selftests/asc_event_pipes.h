@@ -174,6 +174,7 @@ enum asc_op {
 	ASC_OP_SET,		/* a = event, b = id */
 	ASC_OP_WAIT,		/* a = event, b = id, deadline */
 	ASC_OP_RESET,
+	ASC_OP_EXECUTE,		/* a = ticket, deadline */
 	ASC_OP_QUIT,
 };
 
@@ -230,6 +231,38 @@ struct asc_worker {
 };
 
 /**
+ * asc_issue() - %ASC_EVENT_IOC_ISSUE.
+ * @fd: open device.
+ * @op: %ASC_EVENT_OP_SET or %ASC_EVENT_OP_WAIT (or anything, to test).
+ * @event: HardEvent.
+ * @id: event ID.
+ *
+ * Return: the ticket (positive), or -errno.
+ */
+static inline long long asc_issue(int fd, __u32 op, int event, int id)
+{
+	struct asc_event_issue is = { .op = op, .event = event, .id = id };
+	int ret = asc_ioctl(fd, ASC_EVENT_IOC_ISSUE, &is);
+
+	return ret ? ret : (long long)is.ticket;
+}
+
+/**
+ * asc_execute() - %ASC_EVENT_IOC_EXECUTE.
+ * @fd: open device.
+ * @ticket: from asc_issue().
+ * @deadline: for a wait.
+ *
+ * Return: 0 or -errno.
+ */
+static inline int asc_execute(int fd, long long ticket, __u64 deadline)
+{
+	struct asc_event_execute ex = { .ticket = (__u64)ticket, .deadline = deadline };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_EXECUTE, &ex);
+}
+
+/**
  * asc_worker_run_op() - run one op on @fd from the calling thread.
  * @fd: device.
  * @op: enum asc_op.
@@ -249,6 +282,7 @@ static inline int asc_worker_run_op(int fd, int op, int a, int b, __u64 deadline
 	case ASC_OP_SET: return asc_set(fd, a, b);
 	case ASC_OP_WAIT: return asc_wait(fd, a, b, deadline);
 	case ASC_OP_RESET: return asc_reset(fd, NULL);
+	case ASC_OP_EXECUTE: return asc_execute(fd, a, deadline);
 	}
 	return -ENOSYS;
 }
@@ -542,6 +576,9 @@ static inline void asc_workers_stop(struct asc_worker *w, int n, int fd)
 #define W_WAIT(w, ev, id, dl)		asc_worker_do((w), ASC_OP_WAIT, (ev), (id), (dl))
 /* Start a wait on W and return at once (0, or -EBUSY if W is busy). */
 #define W_WAIT_POST(w, ev, id, dl)	asc_worker_post((w), ASC_OP_WAIT, (ev), (id), (dl), 0)
+#define W_EXEC(w, t)			asc_worker_do((w), ASC_OP_EXECUTE, (int)(t), 0, \
+					      ASC_EVENT_WAIT_FOREVER)
+#define W_EXEC_POST(w, t, dl)		asc_worker_post((w), ASC_OP_EXECUTE, (int)(t), 0, (dl), 0)
 
 /* ---- text ------------------------------------------------------------------ */
 

@@ -15,31 +15,35 @@
  * that runs the sequence first and the stopped call last
  * (Documentation/uapi.rst, "Conventions").
  *
- * Everything runs in checked mode with unbound threads, on IDs from the
- * pool, but for one hand-written ID that checked mode refuses.  The test
+ * Everything runs in checked mode with strict IDs and unbound threads, on
+ * IDs from the pool, but for one hand-written ID that strict mode refuses.  The test
  * skips where userfaultfd (or its write protection) is not available.
  */
-#include "asc_event_events.h"
+#include "asc_event_pipes.h"
 #include "asc_event_uffd.h"
+
+/* The mode the tests run in. */
+#define STRICT	((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))
 
 /* Two HardEvents the sequence plays with. */
 #define A	ASC_EVENT_MTE2_V
 #define B	ASC_EVENT_V_MTE3
 
 /**
- * struct model - what a TPipe holds, for unbound callers in checked mode.
+ * struct model - what a TPipe holds, for unbound callers in checked mode
+ *	with strict IDs.
  * @pool: per HardEvent, the allocated IDs.
  * @flags: per HardEvent, the set flags.
  * @fetched: per HardEvent, the ID of the last fetch, or -1.
  * @ids: IDs per HardEvent.
- * @checked: checked mode.
+ * @mode: ASC_EVENT_MODE_* bits.
  */
 struct model {
 	__u64 pool[ASC_NR_EVENTS];
 	__u64 flags[ASC_NR_EVENTS];
 	int fetched[ASC_NR_EVENTS];
 	int ids;
-	bool checked;
+	__u32 mode;
 };
 
 static void m_init(struct model *m, int ids)
@@ -47,7 +51,7 @@ static void m_init(struct model *m, int ids)
 	memset(m, 0, sizeof(*m));
 	memset(m->fetched, -1, sizeof(m->fetched));
 	m->ids = ids;
-	m->checked = true;
+	m->mode = STRICT;
 }
 
 static int m_lowest(const struct model *m, int ev)
@@ -89,7 +93,7 @@ static int m_release(struct model *m, int ev, int id)
 
 static bool m_usable(const struct model *m, int ev, int id)
 {
-	return !m->checked || (m->pool[ev] & (1ULL << id)) || m->fetched[ev] == id;
+	return m->mode != STRICT || (m->pool[ev] & (1ULL << id)) || m->fetched[ev] == id;
 }
 
 static int m_set(struct model *m, int ev, int id)
@@ -147,7 +151,7 @@ static const struct step sequence[] = {
 	{ ASC_EVENT_IOC_FETCH_ID, B, 0 },
 	{ ASC_EVENT_IOC_SET_FLAG, A, 0 },
 	{ ASC_EVENT_IOC_SET_FLAG, B, 0 },
-	{ ASC_EVENT_IOC_SET_FLAG, B, 1 },	/* hand-written: ENOENT while checked */
+	{ ASC_EVENT_IOC_SET_FLAG, B, 1 },	/* hand-written: ENOENT while strict */
 	{ ASC_EVENT_IOC_WAIT_FLAG, A, 0 },
 	{ ASC_EVENT_IOC_RELEASE_ID, A, 1 },
 	{ ASC_EVENT_IOC_RESET, 0, 0 },
@@ -156,7 +160,7 @@ static const struct step sequence[] = {
 	{ ASC_EVENT_IOC_SET_FLAG, A, 0 },
 	{ ASC_EVENT_IOC_INFO, 0, 0 },
 	{ ASC_EVENT_IOC_GET_MODE, 0, 0 },
-	{ ASC_EVENT_IOC_SET_MODE, 0, ASC_EVENT_MODE_CHECKED },
+	{ ASC_EVENT_IOC_SET_MODE, 0, STRICT },
 	{ ASC_EVENT_IOC_BIND_PIPE, 0, ASC_EVENT_PIPE_NONE },
 	{ ASC_EVENT_IOC_ALLOC_ID, A, 0 },
 };
@@ -234,10 +238,10 @@ static int step_model(struct model *m, const struct step *s, union arg *out)
 		out->info.features = ASC_EVENT_FEATURE_CHECKED;
 		return 0;
 	case ASC_EVENT_IOC_GET_MODE:
-		out->mode.mode = m->checked ? ASC_EVENT_MODE_CHECKED : 0;
+		out->mode.mode = m->mode;
 		return 0;
 	case ASC_EVENT_IOC_SET_MODE:
-		m->checked = s->id & ASC_EVENT_MODE_CHECKED;
+		m->mode = s->id;
 		return 0;
 	default:
 		return 0;
@@ -329,6 +333,8 @@ FIXTURE_SETUP(stall)
 {
 	self->fd = asc_open_or_skip(_metadata);
 	self->ids = asc_event_ids(_metadata, self->fd);
+	/* Strict IDs: the tests tell fetched IDs from hand-written ones. */
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	self->st.uffd = -1;
 	if (self->ids < 2)
 		SKIP(return, "%s: needs 2 IDs, the device has %d", _metadata->name, self->ids);
