@@ -24,9 +24,9 @@ KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
-.PHONY: all deps deps-all module module-clean lib tools selftests check check-all run clean
+.PHONY: all deps deps-all module module-clean lib tools selftests man check check-all run clean
 
-all: module lib tools selftests
+all: module lib tools selftests man
 
 deps:
 	@$(TOP)/tools/asc-install-deps
@@ -54,6 +54,9 @@ tools: lib
 
 selftests:
 	$(MAKE) -C selftests TOP=$(TOP) OUTPUT=$(BUILD)/selftests
+
+man:
+	$(MAKE) -C Documentation TOP=$(TOP) BUILD=$(BUILD)/man
 
 check: deps
 	@$(TOP)/tools/asc-check
