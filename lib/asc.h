@@ -464,8 +464,9 @@ int asc_pipe_id_from_name(const char *name);
 /**
  * asc_version_string() - version of the libasc package.
  *
- * This is the release of the package, e.g. "0.1.0"; it is independent of
- * the soname (libasc.so.0), which changes only when the ABI breaks.
+ * This is the release of the package, "MAJOR.MINOR.PATCH"; it is
+ * independent of the soname (libasc.so.1 for ABI 1), which changes only
+ * when the ABI breaks.
  *
  * Return: a static string.
  */
