@@ -131,10 +131,17 @@ class RunDir:
             os.mkfifo(self.file(name + ".out"))
 
     def copy_scratch(self, dest):
-        """Copy the files the command left in scratch/ to DEST."""
+        """Copy the files the command left in scratch/ to DEST (whose own
+        mode stays as it is, not scratch/'s 1777)."""
         os.makedirs(dest, exist_ok=True)
-        shutil.copytree(self.scratch, dest, symlinks=True,
-                        dirs_exist_ok=True)
+        for name in os.listdir(self.scratch):
+            src = os.path.join(self.scratch, name)
+            if os.path.isdir(src) and not os.path.islink(src):
+                shutil.copytree(src, os.path.join(dest, name), symlinks=True,
+                                dirs_exist_ok=True)
+            else:
+                shutil.copy2(src, os.path.join(dest, name),
+                             follow_symlinks=False)
 
     def close(self, keep=False):
         """Remove the directory, or with KEEP leave it, unlocked, for a

@@ -195,6 +195,10 @@ class RunnerTest(unittest.TestCase):
         self.assertStatus(proc, 0)
         with open(os.path.join(dest, "d", "f")) as f:
             self.assertEqual(f.read(), "x\n")
+        # DEST is made as mkdir -p would, not with the scratch's 1777.
+        umask = os.umask(0o22)
+        os.umask(umask)
+        self.assertEqual(os.stat(dest).st_mode & 0o7777, 0o777 & ~umask)
 
     def test_run_directory_removed_or_kept(self):
         before = run_dirs()
