@@ -28,8 +28,8 @@ KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
-.PHONY: all deps deps-all module module-clean lib tools selftests man check check-all run clean
-.PHONY: install install-dkms install-common uninstall
+.PHONY: all deps deps-all module module-clean module-locked module-clean-locked lib tools selftests man
+.PHONY: check check-all run clean install install-dkms install-common uninstall
 
 all: module lib tools selftests man
 
@@ -40,16 +40,28 @@ deps-all:
 	@$(TOP)/tools/asc-install-deps --all
 
 # Kbuild builds an external module next to its sources; give it a directory
-# of links per kernel release so that build/ holds every object.
+# of links per kernel release so that build/ holds every object.  Builds for
+# one kernel release take turns (flock on $(MODULE_DIR).lock): two at once
+# would race on the links and on Kbuild's dependency files.
+MODULE_LOCKED = flock $(MODULE_DIR).lock $(MAKE) --no-print-directory \
+	KERNEL_RELEASE=$(KERNEL_RELEASE) KDIR=$(KDIR)
+
 module:
 	@test -n "$(KERNEL_RELEASE)" || { echo "no kernel for KERNEL=$(KERNEL)" >&2; exit 1; }
 	@mkdir -p $(MODULE_DIR)
+	+@$(MODULE_LOCKED) module-locked
+
+module-clean:
+	+@test ! -d $(MODULE_DIR) || $(MODULE_LOCKED) module-clean-locked
+
+# Internal: run with the lock held.
+module-locked:
 	@rm -f $(MODULE_DIR)/*.[ch] $(MODULE_DIR)/Kbuild
 	@ln -s $(TOP)/driver/*.[ch] $(TOP)/driver/Kbuild $(MODULE_DIR)/
 	$(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) modules
 
-module-clean:
-	@test ! -d $(MODULE_DIR) || $(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) clean
+module-clean-locked:
+	$(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) clean
 
 lib:
 	$(MAKE) -C lib TOP=$(TOP) BUILD=$(BUILD)/lib all pkgconfig-test
