@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""vadd_trace.py JSON SVG: check the timeline of the vadd demo that
+"""vadd-trace.py JSON SVG: check the timeline of the vadd demo that
 `ascctl trace -o OUT -- asc-vadd -q` wrote (tools/asc-check-guest runs this
 in the guest on OUT.json and OUT.svg).
 
@@ -116,7 +116,7 @@ def check_svg(path):
 def main(argv):
     """Check JSON and SVG; assertions fail the check."""
     if len(argv) != 2:
-        sys.exit("usage: vadd_trace.py JSON SVG")
+        sys.exit("usage: vadd-trace.py JSON SVG")
     with open(argv[0]) as f:
         trace = json.load(f)
     tl = Timeline(trace)

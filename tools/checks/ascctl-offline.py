@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""ascctl_offline.py JSON SVG: check what `ascctl trace -i` made of the
-saved trace ascctl_offline.trace beside this file.
+"""ascctl-offline.py JSON SVG: check what `ascctl trace -i` made of the
+saved trace ascctl-offline.trace beside this file.
 
 The trace holds what a run rarely shows: comms with spaces and dashes, an
 irq-flags column, lost events, other events, a waiter recorded before its
 setter, a refused set, a deadlock, a reset with a leak report, a second
 TPipe with a wait still blocked at the end.  tools/asc-check runs
-`ascctl trace -i ascctl_offline.trace -o OUT` and then this on OUT.json and
+`ascctl trace -i ascctl-offline.trace -o OUT` and then this on OUT.json and
 OUT.svg; a failed assertion fails the check.
 """
 
@@ -66,7 +66,7 @@ def check_svg(path):
 def main(argv):
     """Check JSON and SVG; assertions fail the check."""
     if len(argv) != 2:
-        sys.exit("usage: ascctl_offline.py JSON SVG")
+        sys.exit("usage: ascctl-offline.py JSON SVG")
     check_json(argv[0])
     check_svg(argv[1])
     print("ok: 2 TPipes, 5 lanes, waits, refused set, deadlock, leak, flows,"
