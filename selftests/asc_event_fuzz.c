@@ -26,14 +26,16 @@
  * Each thread owns one open of its own whose state it models exactly (the
  * lowest free ID on alloc and fetch, ENOSPC, ENOENT, EBUSY, what a wait
  * consumes, what a reset counts, and checked mode: the mode, the pipe the
- * thread is bound to, the last fetched ID of each HardEvent, so EPERM,
- * ENOENT for a hand-written ID and EDEADLK for a forever wait of V on V_V
- * or FIX on FIX_FIX come exactly when they must), and shares a few more
+ * thread is bound to, the last fetched ID of each HardEvent and the flags
+ * hand-written sets left, so EPERM, ENOENT for a hand-written ID in strict
+ * mode, EADDRINUSE for an alloc or fetch that collides with a hand-written
+ * set and EDEADLK for a forever wait of V on V_V or FIX on FIX_FIX come
+ * exactly when they must), and shares a few more
  * opens with the others, where only the rules above are checked (EPERM for
  * a wait and EDEADLK only for a thread that may be bound there, EDEADLK
  * only for a forever wait; EPERM for a set and EBUSY for SET_MODE whenever
- * another thread may own a pipe there).  Every open is now and then replaced by a fresh one
- * with dup3() under the same descriptor number, even while other threads
+ * another thread may own a pipe there).  Every open is now and then
+ * replaced by a fresh one with dup3() under the same descriptor number, even while other threads
  * are inside ioctls on it, so the last reference to a TPipe goes away in
  * every state.  Waits take deadlines of 0, just past, just ahead, far
  * ahead and forever; a watchdog thread resets shared opens and interrupts
@@ -55,6 +57,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,26 +103,31 @@ enum cmd_kind {
 	CMD_BIND,
 	CMD_GET_MODE,
 	CMD_SET_MODE,
+	CMD_ISSUE,
+	CMD_EXECUTE,
 	CMD_BOGUS,	/* any number the driver does not know */
 	CMD_KINDS
 };
 
 static const char *const cmd_names[CMD_KINDS] = {
 	"INFO", "ALLOC_ID", "FETCH_ID", "RELEASE_ID", "SET_FLAG", "WAIT_FLAG",
-	"RESET", "BIND_PIPE", "GET_MODE", "SET_MODE", "unknown",
+	"RESET", "BIND_PIPE", "GET_MODE", "SET_MODE", "ISSUE", "EXECUTE",
+	"unknown",
 };
 
 static const unsigned int real_cmds[CMD_BOGUS] = {
 	ASC_EVENT_IOC_INFO, ASC_EVENT_IOC_ALLOC_ID, ASC_EVENT_IOC_FETCH_ID,
 	ASC_EVENT_IOC_RELEASE_ID, ASC_EVENT_IOC_SET_FLAG,
 	ASC_EVENT_IOC_WAIT_FLAG, ASC_EVENT_IOC_RESET, ASC_EVENT_IOC_BIND_PIPE,
-	ASC_EVENT_IOC_GET_MODE, ASC_EVENT_IOC_SET_MODE,
+	ASC_EVENT_IOC_GET_MODE, ASC_EVENT_IOC_SET_MODE, ASC_EVENT_IOC_ISSUE,
+	ASC_EVENT_IOC_EXECUTE,
 };
 
 static const unsigned int real_sizes[] = {
 	sizeof(struct asc_event_info), sizeof(struct asc_event_ref),
 	sizeof(struct asc_event_wait), sizeof(struct asc_event_reset),
 	sizeof(struct asc_event_bind), sizeof(struct asc_event_mode),
+	sizeof(struct asc_event_issue), sizeof(struct asc_event_execute),
 };
 
 
@@ -173,6 +181,10 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  *	write back (EFAULT), or -1: such a fetch does not count, see
  *	check_efault_fetch().
  * @mode: the open's mode (ASC_EVENT_MODE_* bits).
+ * @handset: per HardEvent, the flags set by a hand-written set (checked
+ *	mode, the ID neither allocated nor fetched) and not consumed since;
+ *	alloc and fetch refuse to hand out such an ID (EADDRINUSE) in checked
+ *	mode without strict IDs.
  * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE;
  *	no other thread binds there, so no other owns a pipe.
  */
@@ -180,6 +192,7 @@ struct model {
 	unsigned int event_ids;
 	uint64_t pool[NR_EVENTS];
 	uint64_t flags[NR_EVENTS];
+	uint64_t handset[NR_EVENTS];
 	int fetched[NR_EVENTS];
 	int efault_fetch[NR_EVENTS];
 	uint32_t mode;
@@ -260,6 +273,8 @@ static unsigned long target = DEFAULT_COUNT;
 static atomic_bool stop;
 /* Per thread: CLOCK_MONOTONIC ns at which its current wait began, or 0. */
 static _Atomic uint64_t wait_since[MAX_THREADS];
+/* The highest ticket an ISSUE returned, on any open: EXECUTE aims near it. */
+static _Atomic uint64_t last_ticket;
 static atomic_ulong watchdog_resets, watchdog_kicks;
 static atomic_uint reports;
 static bool verbose;
@@ -464,9 +479,27 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 	struct asc_event_reset z;
 	struct asc_event_bind b;
 	struct asc_event_mode m;
+	struct asc_event_issue is;
+	struct asc_event_execute ex;
 	unsigned int i;
 
 	switch (kind) {
+	case CMD_ISSUE:
+		is.op = chance(f, 1, 10) ? (uint32_t)rnd(f) : 1 + below(f, 2);
+		is.event = gen_event(f);
+		is.id = gen_id(f);
+		is.flags = gen_zero_field(f);
+		is.ticket = chance(f, 1, 2) ? 0 : rnd(f);	/* an output */
+		memcpy(p, &is, sizeof(is));
+		break;
+	case CMD_EXECUTE:
+		ex.ticket = chance(f, 1, 5) ? rnd(f) :
+			    atomic_load(&last_ticket) - below(f, 4);
+		ex.deadline = gen_deadline(f, stable);
+		ex.flags = gen_zero_field(f);
+		ex.pad = gen_zero_field(f);
+		memcpy(p, &ex, sizeof(ex));
+		break;
 	case CMD_BIND:
 		b.pipe = gen_pipe(f);
 		b.flags = gen_zero_field(f);
@@ -554,6 +587,7 @@ static enum cmd_kind real_pick(struct fuzzer *f)
 		[CMD_INFO] = 2, [CMD_ALLOC] = 12, [CMD_FETCH] = 6,
 		[CMD_RELEASE] = 6, [CMD_SET] = 10, [CMD_WAIT] = 10, [CMD_RESET] = 1,
 		[CMD_BIND] = 3, [CMD_GET_MODE] = 1, [CMD_SET_MODE] = 2,
+		[CMD_ISSUE] = 4, [CMD_EXECUTE] = 4,
 	};
 	unsigned int total = 0, r, k;
 
@@ -855,6 +889,7 @@ static void model_fresh(struct fuzzer *f)
 
 	memset(m->pool, 0, sizeof(m->pool));
 	memset(m->flags, 0, sizeof(m->flags));
+	memset(m->handset, 0, sizeof(m->handset));
 	for (e = 0; e < NR_EVENTS; e++)
 		m->fetched[e] = m->efault_fetch[e] = -1;
 	m->bound = ASC_EVENT_PIPE_NONE;
@@ -939,6 +974,77 @@ static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 }
 
 /*
+ * ISSUE, on a shared open: a bad field is EINVAL; else the scalar's checks
+ * (EPERM, ENOENT in strict mode), a full queue (EAGAIN) or a ticket that
+ * cannot be written (EFAULT, and then nothing was queued).  A success
+ * writes a ticket that is not 0, and nothing else.
+ */
+static void check_issue(struct fuzzer *f, struct op *op, int err)
+{
+	struct asc_event_issue is;
+	uint64_t seen;
+
+	memcpy(&is, op->in, sizeof(is));
+	if ((is.op != ASC_EVENT_OP_SET && is.op != ASC_EVENT_OP_WAIT) || is.flags ||
+	    is.event >= NR_EVENTS || is.id >= event_ids) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+		else if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "EINVAL wrote to the argument");
+		return;
+	}
+	if (!ERR_IN(err, 0, EPERM, ENOENT, EAGAIN, ENOMEM, EFAULT) ||
+	    (err == EFAULT && op->writable) || (!err && !op->writable)) {
+		report(f, op, err, "not a result of ISSUE");
+		return;
+	}
+	if (err) {
+		if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "a failed ISSUE wrote to its argument");
+		return;
+	}
+	memcpy(&is, op->arg, sizeof(is));
+	if (!is.ticket)
+		report(f, op, err, "ISSUE returned ticket 0");
+	else if (op->checked && (!guards_intact(op, sizeof(is)) ||
+				 memcmp(op->arg, op->in, offsetof(struct asc_event_issue, ticket))))
+		report(f, op, err, "ISSUE wrote more than the ticket");
+	seen = atomic_load(&last_ticket);
+	while (is.ticket > seen && !atomic_compare_exchange_weak(&last_ticket, &seen, is.ticket))
+		;
+}
+
+/*
+ * EXECUTE, on a shared open: input only.  A bad field is EINVAL, and so is
+ * a ticket that is not the oldest of a pipe; the caller must be bound to
+ * the ticket's pipe (EPERM); then a set's or a wait's results.
+ */
+static void check_execute(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+{
+	struct asc_event_execute ex;
+	bool forever;
+
+	memcpy(&ex, op->in, sizeof(ex));
+	forever = ex.deadline == ASC_EVENT_WAIT_FOREVER;
+	if (ex.flags || ex.pad) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+	} else if (!ERR_IN(err, 0, EINVAL, EPERM, EBUSY, ETIMEDOUT, ECANCELED, EINTR) &&
+		   !(err == EDEADLK && forever && f->maybe_bound[op->shared])) {
+		report(f, op, err, "not a result of EXECUTE");
+	} else if (err != EINVAL && err != EPERM && !f->maybe_bound[op->shared]) {
+		report(f, op, err, "EXECUTE ran for a thread that is not bound");
+	}
+	if (err == ETIMEDOUT && forever)
+		report(f, op, err, "an EXECUTE with deadline forever timed out");
+	if (err == ETIMEDOUT && ex.deadline <= INT64_MAX && after_ns < ex.deadline)
+		report(f, op, err, "timed out %llu ns before the deadline",
+		       (unsigned long long)(ex.deadline - after_ns));
+	if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "EXECUTE wrote to its argument");
+}
+
+/*
  * Check one ioctl's result @err (0 or an errno) against the rules and, for
  * the private open, against the model, which it then updates.
  */
@@ -974,7 +1080,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		memcpy(&info, op->arg, sizeof(info));
 		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
-		    info.pad || info.features != ASC_EVENT_FEATURE_CHECKED)
+		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE))
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);
@@ -997,6 +1103,14 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 
 	if (op->kind == CMD_BIND || op->kind == CMD_SET_MODE) {
 		check_bind_or_mode(f, op, err);
+		return;
+	}
+	if (op->kind == CMD_ISSUE) {
+		check_issue(f, op, err);
+		return;
+	}
+	if (op->kind == CMD_EXECUTE) {
+		check_execute(f, op, err, after_ns);
 		return;
 	}
 
@@ -1036,8 +1150,11 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 	case CMD_FETCH:
 		if (op->priv) {
 			low = lowest_free(m, event);
-			want = low == UINT32_MAX ? ENOSPC : op->writable ? 0 : EFAULT;
-		} else if (!ERR_IN(err, 0, ENOSPC, EFAULT) ||
+			want = low == UINT32_MAX ? ENOSPC :
+			       m->mode == ASC_EVENT_MODE_CHECKED &&
+			       (m->handset[event] & (1ULL << low)) ? EADDRINUSE :
+			       op->writable ? 0 : EFAULT;
+		} else if (!ERR_IN(err, 0, ENOSPC, EFAULT, EADDRINUSE) ||
 			   (err == EFAULT && op->writable) ||
 			   (err == 0 && !op->writable)) {
 			report(f, op, err, "not a result of %s", cmd_names[op->kind]);
@@ -1088,8 +1205,12 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		}
 		if (want >= 0 && err != want)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err)
+		if (op->priv && !err) {
 			m->flags[event] |= 1ULL << id;
+			if ((m->mode & ASC_EVENT_MODE_CHECKED) && !(m->pool[event] & (1ULL << id)) &&
+			    m->fetched[event] != (int)id)
+				m->handset[event] |= 1ULL << id;
+		}
 		break;
 	case CMD_WAIT:
 		forever = wait.deadline == ASC_EVENT_WAIT_FOREVER;
@@ -1118,6 +1239,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 				if (err)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
+				m->handset[event] &= ~(1ULL << id);
 			} else if (forever && (m->mode & ASC_EVENT_MODE_CHECKED) && bound &&
 				   asc_event_src(event) == m->bound) {
 				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
@@ -1145,6 +1267,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			}
 			memset(m->pool, 0, sizeof(m->pool));
 			memset(m->flags, 0, sizeof(m->flags));
+			memset(m->handset, 0, sizeof(m->handset));
 			memcpy(&reset, op->arg, sizeof(reset));
 			if (reset.ids_held != held || reset.flags_pending != pending)
 				report(f, op, err, "model: reset found %u/%u, expected %u/%u",
@@ -1225,15 +1348,21 @@ static void fuzz_one(struct fuzzer *f)
 	op.fd = op.priv ? f->priv_fd : shared_fds[op.shared];
 	op.cmd = gen_cmd(f);
 	op.kind = cmd_kind_of(op.cmd);
+	if (op.priv && (op.kind == CMD_ISSUE || op.kind == CMD_EXECUTE)) {
+		/* The model of the private open has no queues. */
+		op.priv = false;
+		op.shared = (int)below(f, SHARED_OPENS);
+		op.fd = shared_fds[op.shared];
+	}
 	op.size = op.kind == CMD_BOGUS ? 0 : _IOC_SIZE(op.cmd);
 	place_arg(f, &op);
 
 	op.before_ns = now_ns();
-	if (op.kind == CMD_WAIT)
+	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE)
 		atomic_store(&wait_since[f->index], op.before_ns);
 	ret = ioctl(op.fd, op.cmd, op.arg);
 	err = ret < 0 ? errno : 0;
-	if (op.kind == CMD_WAIT)
+	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE)
 		atomic_store(&wait_since[f->index], 0);
 	after = now_ns();
 	f->ioctls++;
