@@ -171,7 +171,8 @@ TEST_F(abi, info_contents)
 	ASSERT_LE(1U, info.event_ids);
 	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
 	ASSERT_EQ(0U, info.pad);
-	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE), info.features);
+	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+			 ASC_EVENT_FEATURE_LAUNCH), info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -180,7 +181,8 @@ TEST_F(abi, info_fully_written)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
-		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE,
+		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+			    ASC_EVENT_FEATURE_LAUNCH,
 	};
 
 	memset(&info, POISON, sizeof(info));
