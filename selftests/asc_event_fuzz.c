@@ -30,17 +30,20 @@
  * hand-written sets left, so EPERM, ENOENT for a hand-written ID in strict
  * mode, EADDRINUSE for an alloc or fetch that collides with a hand-written
  * set and EDEADLK for a forever wait of V on V_V or FIX on FIX_FIX come
- * exactly when they must), and shares a few more
- * opens with the others, where only the rules above are checked (EPERM for
- * a wait and EDEADLK only for a thread that may be bound there, EDEADLK
- * only for a forever wait; EPERM for a set and EBUSY for SET_MODE whenever
- * another thread may own a pipe there).  Every open is now and then
- * replaced by a fresh one with dup3() under the same descriptor number, even while other threads
- * are inside ioctls on it, so the last reference to a TPipe goes away in
- * every state.  Waits take deadlines of 0, just past, just ahead, far
- * ahead and forever; a watchdog thread resets shared opens and interrupts
- * (SIGUSR1, no SA_RESTART: EINTR) any wait that has slept too long, so a
- * run never blocks.
+ * exactly when they must; it never joins a launch, so CORE_INFO is
+ * ENOTCONN), and shares a few more opens with the others, where only the
+ * rules above are checked (EPERM for a wait and EDEADLK only for a thread
+ * that may be bound there, EDEADLK only for a forever wait; EPERM for a set
+ * and EBUSY for SET_MODE whenever another thread may own a pipe
+ * there).  ISSUE and EXECUTE, and JOIN, the cross-core calls and SYNC_ALL,
+ * go to the shared opens only, which so join the launches LAUNCH
+ * makes.  Every open is now and then replaced by a fresh one with dup3()
+ * under the same descriptor number, even while other threads are inside
+ * ioctls on it, so the last reference to a TPipe goes away in every
+ * state.  Waits take deadlines of 0, just past, just ahead, far ahead and
+ * forever; a watchdog thread resets shared opens and interrupts (SIGUSR1,
+ * no SA_RESTART: EINTR) any wait that has slept too long, so a run never
+ * blocks.
  *
  * The seed is fixed unless -S is given and is printed; each thread's choices
  * follow from it, though the interleaving of the threads does not.  Output
@@ -105,6 +108,12 @@ enum cmd_kind {
 	CMD_SET_MODE,
 	CMD_ISSUE,
 	CMD_EXECUTE,
+	CMD_LAUNCH,
+	CMD_JOIN,
+	CMD_CORE_INFO,
+	CMD_CROSS_SET,
+	CMD_CROSS_WAIT,
+	CMD_SYNC_ALL,
 	CMD_BOGUS,	/* any number the driver does not know */
 	CMD_KINDS
 };
@@ -112,6 +121,7 @@ enum cmd_kind {
 static const char *const cmd_names[CMD_KINDS] = {
 	"INFO", "ALLOC_ID", "FETCH_ID", "RELEASE_ID", "SET_FLAG", "WAIT_FLAG",
 	"RESET", "BIND_PIPE", "GET_MODE", "SET_MODE", "ISSUE", "EXECUTE",
+	"LAUNCH", "JOIN", "CORE_INFO", "CROSS_SET", "CROSS_WAIT", "SYNC_ALL",
 	"unknown",
 };
 
@@ -120,7 +130,9 @@ static const unsigned int real_cmds[CMD_BOGUS] = {
 	ASC_EVENT_IOC_RELEASE_ID, ASC_EVENT_IOC_SET_FLAG,
 	ASC_EVENT_IOC_WAIT_FLAG, ASC_EVENT_IOC_RESET, ASC_EVENT_IOC_BIND_PIPE,
 	ASC_EVENT_IOC_GET_MODE, ASC_EVENT_IOC_SET_MODE, ASC_EVENT_IOC_ISSUE,
-	ASC_EVENT_IOC_EXECUTE,
+	ASC_EVENT_IOC_EXECUTE, ASC_EVENT_IOC_LAUNCH, ASC_EVENT_IOC_JOIN,
+	ASC_EVENT_IOC_CORE_INFO, ASC_EVENT_IOC_CROSS_SET,
+	ASC_EVENT_IOC_CROSS_WAIT, ASC_EVENT_IOC_SYNC_ALL,
 };
 
 static const unsigned int real_sizes[] = {
@@ -128,6 +140,9 @@ static const unsigned int real_sizes[] = {
 	sizeof(struct asc_event_wait), sizeof(struct asc_event_reset),
 	sizeof(struct asc_event_bind), sizeof(struct asc_event_mode),
 	sizeof(struct asc_event_issue), sizeof(struct asc_event_execute),
+	sizeof(struct asc_event_launch), sizeof(struct asc_event_join),
+	sizeof(struct asc_event_core_info), sizeof(struct asc_event_cross_set),
+	sizeof(struct asc_event_cross_wait), sizeof(struct asc_event_sync_all),
 };
 
 
@@ -275,6 +290,12 @@ static atomic_bool stop;
 static _Atomic uint64_t wait_since[MAX_THREADS];
 /* The highest ticket an ISSUE returned, on any open: EXECUTE aims near it. */
 static _Atomic uint64_t last_ticket;
+/*
+ * Launches LAUNCH made, for JOIN to aim at; a new one replaces (and
+ * closes) a random one.  -1 for none yet.
+ */
+#define LAUNCH_FDS	4
+static atomic_int launch_fds[LAUNCH_FDS] = { -1, -1, -1, -1 };
 static atomic_ulong watchdog_resets, watchdog_kicks;
 static atomic_uint reports;
 static bool verbose;
@@ -481,9 +502,49 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 	struct asc_event_mode m;
 	struct asc_event_issue is;
 	struct asc_event_execute ex;
+	struct asc_event_launch la;
+	struct asc_event_join jo;
+	struct asc_event_cross_set cs;
+	struct asc_event_cross_wait cw;
+	struct asc_event_sync_all sa;
 	unsigned int i;
 
 	switch (kind) {
+	case CMD_LAUNCH:
+		la.kind = chance(f, 1, 8) ? (uint32_t)rnd(f) : 1 + below(f, 3);
+		la.block_dim = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 10);
+		la.flags = gen_zero_field(f);
+		la.fd = (int32_t)rnd(f);	/* an output */
+		memcpy(p, &la, sizeof(la));
+		break;
+	case CMD_JOIN:
+		jo.launch_fd = chance(f, 1, 5) ? (int32_t)below(f, 64) :
+			       atomic_load(&launch_fds[below(f, LAUNCH_FDS)]);
+		jo.core = chance(f, 1, 4) ? ASC_EVENT_CORE_ANY :
+			  chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 8);
+		jo.flags = gen_zero_field(f);
+		jo.pad = gen_zero_field(f);
+		memcpy(p, &jo, sizeof(jo));
+		break;
+	case CMD_CROSS_SET:
+		cs.flag_id = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 12);
+		cs.mode = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 3);
+		cs.pipe = gen_pipe(f);
+		cs.flags = gen_zero_field(f);
+		memcpy(p, &cs, sizeof(cs));
+		break;
+	case CMD_CROSS_WAIT:
+		cw.deadline = gen_deadline(f, stable);
+		cw.flag_id = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 12);
+		cw.flags = gen_zero_field(f);
+		memcpy(p, &cw, sizeof(cw));
+		break;
+	case CMD_SYNC_ALL:
+		sa.deadline = gen_deadline(f, stable);
+		sa.flags = gen_zero_field(f);
+		sa.pad = gen_zero_field(f);
+		memcpy(p, &sa, sizeof(sa));
+		break;
 	case CMD_ISSUE:
 		is.op = chance(f, 1, 10) ? (uint32_t)rnd(f) : 1 + below(f, 2);
 		is.event = gen_event(f);
@@ -527,6 +588,7 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 		break;
 	case CMD_INFO:
 	case CMD_GET_MODE:
+	case CMD_CORE_INFO:
 	case CMD_BOGUS:
 		for (i = 0; i < 32; i++)
 			p[i] = chance(f, 1, 2) ? 0 : (unsigned char)rnd(f);
@@ -587,7 +649,9 @@ static enum cmd_kind real_pick(struct fuzzer *f)
 		[CMD_INFO] = 2, [CMD_ALLOC] = 12, [CMD_FETCH] = 6,
 		[CMD_RELEASE] = 6, [CMD_SET] = 10, [CMD_WAIT] = 10, [CMD_RESET] = 1,
 		[CMD_BIND] = 3, [CMD_GET_MODE] = 1, [CMD_SET_MODE] = 2,
-		[CMD_ISSUE] = 4, [CMD_EXECUTE] = 4,
+		[CMD_ISSUE] = 4, [CMD_EXECUTE] = 4, [CMD_LAUNCH] = 1, [CMD_JOIN] = 2,
+		[CMD_CORE_INFO] = 1, [CMD_CROSS_SET] = 4, [CMD_CROSS_WAIT] = 4,
+		[CMD_SYNC_ALL] = 2,
 	};
 	unsigned int total = 0, r, k;
 
@@ -619,7 +683,7 @@ static unsigned int gen_cmd(struct fuzzer *f)
 			type = ASC_EVENT_IOC_MAGIC;
 			if (chance(f, 1, 5))
 				type += chance(f, 1, 2) ? 1 : -1;
-			nr = 0x3c + below(f, 0x12);
+			nr = 0x3c + below(f, 0x1a);
 			cmd = _IOC(dirs[below(f, 4)], type, nr, gen_size(f));
 			break;
 		case 16: case 17: case 18:
@@ -1044,6 +1108,128 @@ static void check_execute(struct fuzzer *f, struct op *op, int err, uint64_t aft
 		report(f, op, err, "EXECUTE wrote to its argument");
 }
 
+/* CORE_INFO: the private open never joins; a shared one may have. */
+static void check_core_info(struct fuzzer *f, struct op *op, int err)
+{
+	struct asc_event_core_info info;
+
+	if (op->priv ? err != ENOTCONN :
+	    !ERR_IN(err, 0, ENOTCONN, EFAULT) || (err == EFAULT && op->writable) ||
+	    (!err && !op->writable)) {
+		report(f, op, err, "not a result of CORE_INFO");
+		return;
+	}
+	if (err) {
+		if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "a failed CORE_INFO wrote to its argument");
+		return;
+	}
+	memcpy(&info, op->arg, sizeof(info));
+	if ((info.type != ASC_EVENT_CORE_AIC && info.type != ASC_EVENT_CORE_AIV) ||
+	    info.kind < ASC_EVENT_LAUNCH_AIV || info.kind > ASC_EVENT_LAUNCH_MIX ||
+	    !info.block_num || info.block_num > ASC_EVENT_BLOCK_DIM_MAX ||
+	    info.sub_block_idx >= info.sub_block_num || info.sub_block_num > 2 || info.pad ||
+	    info.core >= 3 * info.block_num || info.block_idx >= 2 * info.block_num)
+		report(f, op, err, "CORE_INFO reported core %u type %u block %u/%u sub %u/%u kind %u pad %u",
+		       info.core, info.type, info.block_idx, info.block_num, info.sub_block_idx,
+		       info.sub_block_num, info.kind, info.pad);
+	else if (op->checked && !guards_intact(op, sizeof(info)))
+		report(f, op, err, "CORE_INFO wrote outside its struct");
+}
+
+/* Keep a launch LAUNCH made for JOIN, closing the one it replaces. */
+static void keep_launch(struct fuzzer *f, int fd)
+{
+	int old = atomic_exchange(&launch_fds[below(f, LAUNCH_FDS)], fd);
+
+	if (old >= 0)
+		close(old);
+}
+
+/*
+ * LAUNCH and, on shared opens, JOIN, CROSS_SET, CROSS_WAIT and SYNC_ALL:
+ * a bad field is EINVAL; else only the errors each may give.  LAUNCH
+ * writes a close-on-exec descriptor and nothing else; the others write
+ * nothing.
+ */
+static void check_launch_cmd(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+{
+	struct asc_event_launch la;
+	struct asc_event_join jo;
+	struct asc_event_cross_set cs;
+	struct asc_event_cross_wait cw;
+	struct asc_event_sync_all sa;
+	bool bad = false, ok, forever = false, maybe_bound = f->maybe_bound[op->shared];
+	uint64_t deadline = 0;
+
+	switch (op->kind) {
+	case CMD_LAUNCH:
+		memcpy(&la, op->in, sizeof(la));
+		bad = la.kind < ASC_EVENT_LAUNCH_AIV || la.kind > ASC_EVENT_LAUNCH_MIX ||
+		      !la.block_dim || la.block_dim > ASC_EVENT_BLOCK_DIM_MAX || la.flags;
+		ok = ERR_IN(err, 0, ENOMEM, EMFILE, EFAULT) &&
+		     !(err == EFAULT && op->writable) && !(!err && !op->writable);
+		break;
+	case CMD_JOIN:
+		memcpy(&jo, op->in, sizeof(jo));
+		bad = jo.flags || jo.pad;
+		ok = ERR_IN(err, 0, EBADF, EINVAL, EISCONN, EBUSY, ENOSPC);
+		break;
+	case CMD_CROSS_SET:
+		memcpy(&cs, op->in, sizeof(cs));
+		bad = cs.flags || cs.flag_id >= ASC_EVENT_CROSS_FLAGS || cs.mode > 2 ||
+		      !pipe_valid(cs.pipe) || cs.pipe == ASC_EVENT_PIPE_S ||
+		      cs.pipe == ASC_EVENT_PIPE_NONE;
+		ok = ERR_IN(err, 0, EINVAL, ENOTCONN, EPERM, EPIPE, EOVERFLOW);
+		break;
+	case CMD_CROSS_WAIT:
+		memcpy(&cw, op->in, sizeof(cw));
+		bad = cw.flags || cw.flag_id >= ASC_EVENT_CROSS_FLAGS;
+		deadline = cw.deadline;
+		forever = deadline == ASC_EVENT_WAIT_FOREVER;
+		ok = ERR_IN(err, 0, ENOTCONN, EPIPE, ETIMEDOUT, EINTR, ECANCELED) ||
+		     (err == EDEADLK && forever && maybe_bound);
+		break;
+	default:
+		memcpy(&sa, op->in, sizeof(sa));
+		bad = sa.flags || sa.pad;
+		deadline = sa.deadline;
+		forever = deadline == ASC_EVENT_WAIT_FOREVER;
+		ok = ERR_IN(err, 0, ENOTCONN, EPERM, EBUSY, EPIPE, ETIMEDOUT, EINTR,
+			    ECANCELED) || (err == EDEADLK && forever && maybe_bound);
+		break;
+	}
+	if (bad) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+		else if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "EINVAL wrote to the argument");
+		return;
+	}
+	if (!ok) {
+		report(f, op, err, "not a result of %s", cmd_names[op->kind]);
+		return;
+	}
+	if (err == ETIMEDOUT && forever)
+		report(f, op, err, "a wait with deadline forever timed out");
+	if (err == ETIMEDOUT && deadline <= INT64_MAX && after_ns < deadline)
+		report(f, op, err, "timed out %llu ns before the deadline",
+		       (unsigned long long)(deadline - after_ns));
+	if (op->kind == CMD_LAUNCH && !err) {
+		memcpy(&la, op->arg, sizeof(la));
+		if (la.fd < 0 || !(fcntl(la.fd, F_GETFD) & FD_CLOEXEC))
+			report(f, op, err, "LAUNCH gave descriptor %d, not close-on-exec", la.fd);
+		else if (op->checked && (!guards_intact(op, sizeof(la)) ||
+					 memcmp(op->arg, op->in, offsetof(struct asc_event_launch, fd))))
+			report(f, op, err, "LAUNCH wrote more than the descriptor");
+		if (la.fd >= 0)
+			keep_launch(f, la.fd);
+		return;
+	}
+	if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "%s wrote to its argument", cmd_names[op->kind]);
+}
+
 /*
  * Check one ioctl's result @err (0 or an errno) against the rules and, for
  * the private open, against the model, which it then updates.
@@ -1080,7 +1266,8 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		memcpy(&info, op->arg, sizeof(info));
 		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
-		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE))
+		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+						   ASC_EVENT_FEATURE_LAUNCH))
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);
@@ -1091,6 +1278,10 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 
 	if (op->kind == CMD_GET_MODE) {
 		check_get_mode(f, op, err);
+		return;
+	}
+	if (op->kind == CMD_CORE_INFO) {
+		check_core_info(f, op, err);
 		return;
 	}
 
@@ -1111,6 +1302,10 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 	}
 	if (op->kind == CMD_EXECUTE) {
 		check_execute(f, op, err, after_ns);
+		return;
+	}
+	if (op->kind >= CMD_LAUNCH && op->kind <= CMD_SYNC_ALL) {
+		check_launch_cmd(f, op, err, after_ns);
 		return;
 	}
 
@@ -1348,8 +1543,10 @@ static void fuzz_one(struct fuzzer *f)
 	op.fd = op.priv ? f->priv_fd : shared_fds[op.shared];
 	op.cmd = gen_cmd(f);
 	op.kind = cmd_kind_of(op.cmd);
-	if (op.priv && (op.kind == CMD_ISSUE || op.kind == CMD_EXECUTE)) {
-		/* The model of the private open has no queues. */
+	if (op.priv && (op.kind == CMD_ISSUE || op.kind == CMD_EXECUTE ||
+			op.kind == CMD_JOIN || op.kind == CMD_CROSS_SET ||
+			op.kind == CMD_CROSS_WAIT || op.kind == CMD_SYNC_ALL)) {
+		/* The model of the private open has no queues and no launch. */
 		op.priv = false;
 		op.shared = (int)below(f, SHARED_OPENS);
 		op.fd = shared_fds[op.shared];
@@ -1358,11 +1555,13 @@ static void fuzz_one(struct fuzzer *f)
 	place_arg(f, &op);
 
 	op.before_ns = now_ns();
-	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE)
+	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE || op.kind == CMD_CROSS_WAIT ||
+	    op.kind == CMD_SYNC_ALL)
 		atomic_store(&wait_since[f->index], op.before_ns);
 	ret = ioctl(op.fd, op.cmd, op.arg);
 	err = ret < 0 ? errno : 0;
-	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE)
+	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE || op.kind == CMD_CROSS_WAIT ||
+	    op.kind == CMD_SYNC_ALL)
 		atomic_store(&wait_since[f->index], 0);
 	after = now_ns();
 	f->ioctls++;

@@ -316,7 +316,7 @@ TEST_F(observe, debugfs_file_from_open_to_last_close)
 	ASSERT_EQ(0400U, st.st_mode & 0777);
 	snprintf(exp, sizeof(exp),
 		 "tpipe: %d\nowner: %s[%d] uid %u\nmode: checked\nevent_ids: %d\n"
-		 "pipes: none\nallocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\n",
+		 "pipes: none\nallocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\nlaunch: none\n",
 		 self->serial, COMM, getpid(), getuid(), self->ids);
 	check_debugfs(_metadata, self->serial, exp);
 
@@ -362,7 +362,7 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: none\nissued: none\n", head, self->ids, vt, m2t, m3t);
+		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t, m3t);
 	check_debugfs(_metadata, self->serial, exp);
 
 	/* Three threads blocked: V and MTE3 bound, one not bound. */
@@ -375,7 +375,7 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: %d/V:MTE2_V:0 %d/MTE3:V_MTE3:0 %d/-:V_MTE2:1\nissued: none\n",
+		 "waiters: %d/V:MTE2_V:0 %d/MTE3:V_MTE3:0 %d/-:V_MTE2:1\nissued: none\nlaunch: none\n",
 		 head, self->ids, vt, m2t, m3t, vt, m3t, ut);
 	check_debugfs(_metadata, self->serial, exp);
 
@@ -397,14 +397,14 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: none\nissued: none\n", head, self->ids, vt, m2t);
+		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 
 	/* RESET forgets IDs, flags and fetches; bindings stay. */
 	ASSERT_RESET(self->fd, 4, 1);
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
-		 "allocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\n",
+		 "allocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\nlaunch: none\n",
 		 head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 }
