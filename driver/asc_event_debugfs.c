@@ -2,7 +2,8 @@
 /*
  * asc_event debugfs: one read-only file per open TPipe,
  * /sys/kernel/debug/asc_event/tpipe-<serial>, showing its owner, mode,
- * bound pipes, allocated and fetched IDs, set flags and current waiters.
+ * bound pipes, allocated and fetched IDs, set flags, current waiters and
+ * the instructions issued to each pipe and not yet run.
  *
  * debugfs is for debugging: a file that cannot be created is not an error
  * (the TPipe works without it), and debugfs_remove() waits for readers in
@@ -15,6 +16,7 @@
 
 #include "asc_event_debugfs.h"
 #include "asc_event_hw.h"
+#include "asc_event_report.h"
 #include "asc_event_tpipe.h"
 
 /* Longest line of IDs a file shows; longer ends in "...". */
@@ -73,6 +75,21 @@ static void asc_debugfs_show_waiters(struct seq_file *m, struct asc_tpipe *tp)
 	seq_puts(m, list_empty(&tp->waiters) ? " none\n" : "\n");
 }
 
+static void asc_debugfs_show_issued(struct seq_file *m, struct asc_tpipe *tp)
+{
+	bool any = false;
+	int slot;
+
+	seq_puts(m, "issued:");
+	for (slot = 0; tp->queues && slot < ASC_NR_PIPES; slot++) {
+		if (!tp->queues[slot].count)
+			continue;
+		seq_printf(m, " %s=%u", asc_slot_name(slot), tp->queues[slot].count);
+		any = true;
+	}
+	seq_puts(m, any ? "\n" : " none\n");
+}
+
 static int asc_debugfs_show(struct seq_file *m, void *unused)
 {
 	struct asc_tpipe *tp = m->private;
@@ -86,13 +103,15 @@ static int asc_debugfs_show(struct seq_file *m, void *unused)
 	seq_printf(m, "owner: %s[%d] uid %u\n", tp->owner.comm,
 		   tp->owner.tgid, tp->owner.uid);
 	spin_lock(&tp->lock);
-	seq_printf(m, "mode: %s\n", tp->checked ? "checked" : "unchecked");
+	seq_printf(m, "mode: %s\n", !tp->checked ? "unchecked" :
+		   tp->strict_ids ? "checked strict-ids" : "checked");
 	seq_printf(m, "event_ids: %u\n", tp->event_ids);
 	asc_debugfs_show_pipes(m, tp);
 	asc_debugfs_show_ids(m, "allocated", tp->pool, buf);
 	asc_debugfs_show_fetched(m, tp);
 	asc_debugfs_show_ids(m, "set", tp->hw->flags, buf);
 	asc_debugfs_show_waiters(m, tp);
+	asc_debugfs_show_issued(m, tp);
 	spin_unlock(&tp->lock);
 	kfree(buf);
 	return 0;

@@ -6,7 +6,11 @@
  * own emulated register block (asc_event_hw.c); closing the file destroys
  * it.  This file is the uAPI side: the module parameter, the device node
  * and the ioctl handlers, each shaped copy_from_user -> validate -> call
- * into the TPipe -> copy_to_user.  Every ioctl's result is counted
+ * into the TPipe.  A TPipe operation with a result writes it to userspace
+ * itself, under its lock and without faulting, in the same step as the
+ * change it reports; when the user page is not there it changes nothing
+ * and fails with -EFAULT, and the handler faults the page in and runs the
+ * operation again (asc_retry_faulted()).  Every ioctl's result is counted
  * (asc_event_stats.c); every open TPipe has a debugfs file
  * (asc_event_debugfs.c).
  */
@@ -18,15 +22,19 @@
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/asc_event.h>
 
 #include "asc_event_debugfs.h"
+#include "asc_event_report.h"
 #include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
 
 static unsigned int event_ids = 8;
 static bool checked = true;
+static bool strict_ids;
 
 static int event_ids_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -52,13 +60,21 @@ MODULE_PARM_DESC(event_ids,
 
 module_param(checked, bool, 0644);
 MODULE_PARM_DESC(checked,
-		 "New TPipes start in checked mode: pipe roles, hand-written IDs, deadlock detection (default Y)");
+		 "New TPipes start in checked mode: pipe roles, ID collisions, deadlock detection (default Y)");
+
+module_param(strict_ids, bool, 0644);
+MODULE_PARM_DESC(strict_ids,
+		 "New checked TPipes refuse hand-written IDs, as pyasc's rule (default N: legal, as in Ascend C)");
 
 static int asc_event_open(struct inode *inode, struct file *file)
 {
 	struct asc_tpipe *tp;
+	u32 mode = 0;
 
-	tp = asc_tpipe_create(READ_ONCE(event_ids), READ_ONCE(checked));
+	if (READ_ONCE(checked))
+		mode = ASC_EVENT_MODE_CHECKED |
+		       (READ_ONCE(strict_ids) ? ASC_EVENT_MODE_STRICT_IDS : 0);
+	tp = asc_tpipe_create(READ_ONCE(event_ids), mode);
 	if (!tp)
 		return -ENOMEM;
 	asc_debugfs_add(tp);
@@ -85,7 +101,7 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = tp->event_ids,
 		.pad = 0,
-		.features = ASC_EVENT_FEATURE_CHECKED,
+		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))
@@ -103,6 +119,16 @@ static int asc_ref_from_user(struct asc_event_ref *ref,
 	return 0;
 }
 
+/*
+ * An operation failed with -EFAULT because a user page it writes to was not
+ * there: bring the page in (without writing to it) and say whether to run
+ * the operation again.  A bad address stays -EFAULT.
+ */
+static bool asc_retry_faulted(int ret, void __user *uptr, size_t size)
+{
+	return ret == -EFAULT && !fault_in_safe_writeable(uptr, size);
+}
+
 static int asc_ioc_alloc_id(struct asc_tpipe *tp, struct asc_event_ref __user *uref)
 {
 	struct asc_event_ref ref;
@@ -111,15 +137,10 @@ static int asc_ioc_alloc_id(struct asc_tpipe *tp, struct asc_event_ref __user *u
 	ret = asc_ref_from_user(&ref, uref);
 	if (ret)
 		return ret;
-	ret = asc_tpipe_alloc_id(tp, ref.event, &ref.id);
-	if (ret)
-		return ret;
-	if (put_user(ref.id, &uref->id)) {
-		/* The caller never learns the ID: do not leave it taken. */
-		asc_tpipe_release_id(tp, ref.event, ref.id);
-		return -EFAULT;
-	}
-	return 0;
+	do {
+		ret = asc_tpipe_alloc_id(tp, ref.event, &uref->id);
+	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
+	return ret;
 }
 
 static int asc_ioc_fetch_id(struct asc_tpipe *tp, struct asc_event_ref __user *uref)
@@ -130,13 +151,10 @@ static int asc_ioc_fetch_id(struct asc_tpipe *tp, struct asc_event_ref __user *u
 	ret = asc_ref_from_user(&ref, uref);
 	if (ret)
 		return ret;
-	ret = asc_tpipe_fetch_id(tp, ref.event, &ref.id);
-	if (ret)
-		return ret;
-	if (put_user(ref.id, &uref->id))
-		return -EFAULT;
-	asc_tpipe_note_fetch(tp, ref.event, ref.id);
-	return 0;
+	do {
+		ret = asc_tpipe_fetch_id(tp, ref.event, &uref->id);
+	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
+	return ret;
 }
 
 static int asc_ioc_release_id(struct asc_tpipe *tp,
@@ -177,20 +195,17 @@ static int asc_ioc_wait_flag(struct asc_tpipe *tp,
 
 static int asc_ioc_reset(struct asc_tpipe *tp, struct asc_event_reset __user *ureset)
 {
-	struct asc_tpipe_leftovers left;
 	struct asc_event_reset args;
+	int ret;
 
 	if (copy_from_user(&args, ureset, sizeof(args)))
 		return -EFAULT;
 	if (args.flags || args.pad)
 		return -EINVAL;
-
-	asc_tpipe_reset(tp, &left);
-	args.ids_held = left.ids_held;
-	args.flags_pending = left.flags_pending;
-	if (copy_to_user(ureset, &args, sizeof(args)))
-		return -EFAULT;
-	return 0;
+	do {
+		ret = asc_tpipe_reset(tp, &args, ureset);
+	} while (asc_retry_faulted(ret, ureset, sizeof(*ureset)));
+	return ret;
 }
 
 static int asc_ioc_bind_pipe(struct asc_tpipe *tp,
@@ -208,7 +223,7 @@ static int asc_ioc_bind_pipe(struct asc_tpipe *tp,
 static int asc_ioc_get_mode(struct asc_tpipe *tp, struct asc_event_mode __user *umode)
 {
 	struct asc_event_mode args = {
-		.mode = asc_tpipe_checked(tp) ? ASC_EVENT_MODE_CHECKED : 0,
+		.mode = asc_tpipe_mode(tp),
 		.pad = 0,
 	};
 
@@ -224,10 +239,45 @@ static int asc_ioc_set_mode(struct asc_tpipe *tp,
 
 	if (copy_from_user(&args, umode, sizeof(args)))
 		return -EFAULT;
-	if ((args.mode & ~ASC_EVENT_MODE_CHECKED) || args.pad)
+	if ((args.mode & ~(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS)) ||
+	    args.mode == ASC_EVENT_MODE_STRICT_IDS || args.pad)
 		return -EINVAL;
-	asc_tpipe_set_checked(tp, args.mode & ASC_EVENT_MODE_CHECKED);
-	return 0;
+	return asc_tpipe_set_mode(tp, args.mode);
+}
+
+static int asc_ioc_issue(struct asc_tpipe *tp, struct asc_event_issue __user *uissue)
+{
+	struct asc_pipe_queue *spare = NULL;
+	struct asc_event_issue args;
+	int ret;
+
+	if (copy_from_user(&args, uissue, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	if (!READ_ONCE(tp->queues)) {
+		spare = kcalloc(ASC_NR_PIPES, sizeof(*spare), GFP_KERNEL_ACCOUNT);
+		if (!spare)
+			return -ENOMEM;
+	}
+	do {
+		ret = asc_tpipe_issue(tp, &args, &uissue->ticket, spare);
+	} while (asc_retry_faulted(ret, &uissue->ticket, sizeof(uissue->ticket)));
+	if (READ_ONCE(tp->queues) != spare)
+		kfree(spare);
+	return ret;
+}
+
+static int asc_ioc_execute(struct asc_tpipe *tp,
+			   const struct asc_event_execute __user *uexec)
+{
+	struct asc_event_execute args;
+
+	if (copy_from_user(&args, uexec, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad)
+		return -EINVAL;
+	return asc_tpipe_execute(tp, args.ticket, args.deadline);
 }
 
 static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
@@ -254,6 +304,10 @@ static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 		return asc_ioc_get_mode(tp, argp);
 	case ASC_EVENT_IOC_SET_MODE:
 		return asc_ioc_set_mode(tp, argp);
+	case ASC_EVENT_IOC_ISSUE:
+		return asc_ioc_issue(tp, argp);
+	case ASC_EVENT_IOC_EXECUTE:
+		return asc_ioc_execute(tp, argp);
 	default:
 		return -ENOTTY;
 	}
@@ -305,6 +359,7 @@ module_init(asc_event_init);
 static void __exit asc_event_exit(void)
 {
 	misc_deregister(&asc_event_misc);
+	asc_report_quotas_exit();
 	asc_debugfs_exit();
 }
 module_exit(asc_event_exit);

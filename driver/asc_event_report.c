@@ -1,30 +1,269 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * asc_event reports: the deadlock detector and its report, and the leak
- * report of a reset or close.  Both are what a sanitizer prints: the
- * kernel log names the TPipe's owner and the exact (HardEvent, ID)s, the
- * counters in sysfs and the tracepoints count every occurrence, and the
- * log lines are rate-limited module-wide because userspace can cause them
- * at will.
+ * asc_event reports: what a sanitizer prints.  The kernel log names the
+ * TPipe's owner and the exact (HardEvent, ID)s; the counters in sysfs and
+ * the tracepoints count every occurrence, whatever the log drops.
+ *
+ * Any user can cause reports at will, so the log is rate-limited, per user
+ * who opened the TPipe (struct asc_report_quota): one user's flood of
+ * reports, however many TPipes it opens, never silences another's.  A
+ * report is built into a buffer of its own while the TPipe is locked (the
+ * state it describes must not change under it) and printed after the lock
+ * is dropped, as one message: lines never interleave with other reports
+ * and nothing waits for the console under the lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
+#include <linux/hashtable.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 
 #include "asc_event_hw.h"
+#include "asc_event_report.h"
 #include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
 #include "asc_event_trace.h"
 
+/* Room for one report; a report that does not fit ends in this line. */
+#define ASC_REPORT_LEN		1024
+#define ASC_REPORT_CUT		pr_fmt("...\n")
+
 /* Room for a report line's list of IDs; longer lists end in "...". */
 #define ASC_REPORT_IDS_LEN	160
 
-static DEFINE_RATELIMIT_STATE(asc_deadlock_rs, 5 * HZ, 20);
-static DEFINE_RATELIMIT_STATE(asc_leak_rs, 5 * HZ, 20);
+/* Reports per user per interval the log takes. */
+#define ASC_REPORT_BURST	20
+#define ASC_REPORT_INTERVAL	(5 * HZ)
+
+/**
+ * struct asc_report_quota - the report rate limit of one user.
+ * @node: entry in asc_report_quotas.
+ * @uid: the user (who opened the TPipes).
+ * @users: TPipes holding a reference.
+ * @idle_since: jiffies when @users dropped to 0.
+ * @rs: the rate limit of each kind of report; each logs how many reports
+ *	it suppressed when the quota is freed.
+ *
+ * Lifetime: created by the first open of the device by @uid.  It outlives
+ * the user's last TPipe by a rate-limit interval, so that a loop of opens
+ * and closes stays within one quota: an idle quota is freed by the next
+ * asc_report_quota_get() once the interval has passed, or at module
+ * unload.  asc_report_quotas_lock protects @node, @users and @idle_since;
+ * @rs has its own lock.
+ */
+struct asc_report_quota {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned int users;
+	unsigned long idle_since;
+	struct ratelimit_state rs[ASC_REPORT_KINDS];
+};
+
+static DEFINE_HASHTABLE(asc_report_quotas, 4);
+static DEFINE_MUTEX(asc_report_quotas_lock);
+
+/**
+ * struct asc_report - one report on its way to the kernel log.
+ * @len: length of @text, without the terminating NUL.
+ * @cut: something did not fit: the report ends in "...".
+ * @text: the report, lines starting with the module's name.
+ */
+struct asc_report {
+	size_t len;
+	bool cut;
+	char text[ASC_REPORT_LEN];
+};
+
+static void asc_report_quota_free(struct asc_report_quota *q)
+{
+	int kind;
+
+	lockdep_assert_held(&asc_report_quotas_lock);
+
+	hash_del(&q->node);
+	for (kind = 0; kind < ASC_REPORT_KINDS; kind++)
+		ratelimit_state_exit(&q->rs[kind]);
+	kfree(q);
+}
+
+/* Free the quotas nobody has used for a whole rate-limit interval. */
+static void asc_report_quotas_expire(bool all)
+{
+	struct asc_report_quota *q;
+	struct hlist_node *tmp;
+	int bkt;
+
+	lockdep_assert_held(&asc_report_quotas_lock);
+
+	hash_for_each_safe(asc_report_quotas, bkt, tmp, q, node) {
+		if (!q->users && (all || time_after(jiffies, q->idle_since +
+						     ASC_REPORT_INTERVAL)))
+			asc_report_quota_free(q);
+	}
+}
+
+/**
+ * asc_report_quota_get() - the report rate limit of a user.
+ * @uid: the user opening a TPipe.
+ *
+ * Return: a counted reference, or NULL when out of memory.
+ */
+struct asc_report_quota *asc_report_quota_get(kuid_t uid)
+{
+	struct asc_report_quota *q;
+	int kind;
+
+	mutex_lock(&asc_report_quotas_lock);
+	asc_report_quotas_expire(false);
+	hash_for_each_possible(asc_report_quotas, q, node, __kuid_val(uid)) {
+		if (uid_eq(q->uid, uid)) {
+			q->users++;
+			goto out;
+		}
+	}
+	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	if (!q)
+		goto out;
+	q->uid = uid;
+	q->users = 1;
+	for (kind = 0; kind < ASC_REPORT_KINDS; kind++) {
+		ratelimit_state_init(&q->rs[kind], ASC_REPORT_INTERVAL,
+				     ASC_REPORT_BURST);
+		ratelimit_set_flags(&q->rs[kind], RATELIMIT_MSG_ON_RELEASE);
+	}
+	hash_add(asc_report_quotas, &q->node, __kuid_val(uid));
+out:
+	mutex_unlock(&asc_report_quotas_lock);
+	return q;
+}
+
+/**
+ * asc_report_quota_put() - drop a reference from asc_report_quota_get().
+ * @quota: the reference, or NULL.
+ */
+void asc_report_quota_put(struct asc_report_quota *quota)
+{
+	if (!quota)
+		return;
+
+	mutex_lock(&asc_report_quotas_lock);
+	if (!--quota->users)
+		quota->idle_since = jiffies;
+	mutex_unlock(&asc_report_quotas_lock);
+}
+
+/** asc_report_quotas_exit() - free every quota, at module unload. */
+void asc_report_quotas_exit(void)
+{
+	mutex_lock(&asc_report_quotas_lock);
+	asc_report_quotas_expire(true);
+	mutex_unlock(&asc_report_quotas_lock);
+}
+
+/**
+ * asc_report_start() - begin a report, if the log will take it.
+ * @quota: the rate limits of the user the report is about.
+ * @kind: what the report is about.
+ *
+ * May be called with a TPipe's spinlock held: it does not sleep.  A report
+ * over the rate limit, or one there is no memory for, is not built and is
+ * counted in reports_suppressed.
+ *
+ * Return: an empty report, or NULL.
+ */
+struct asc_report *asc_report_start(struct asc_report_quota *quota,
+				    enum asc_report_kind kind)
+{
+	struct asc_report *r = NULL;
+
+	if (__ratelimit(&quota->rs[kind]))
+		r = kmalloc(sizeof(*r), GFP_NOWAIT | __GFP_NOWARN);
+	if (!r) {
+		asc_stat_add(ASC_STAT_REPORTS_SUPPRESSED, 1);
+		return NULL;
+	}
+	r->len = 0;
+	r->cut = false;
+	r->text[0] = '\0';
+	return r;
+}
+
+static __printf(2, 0) void asc_report_vline(struct asc_report *r, const char *fmt,
+			     va_list args)
+{
+	size_t room = sizeof(r->text) - sizeof(ASC_REPORT_CUT) - r->len;
+	int n;
+
+	n = scnprintf(r->text + r->len, room, "%s", pr_fmt(""));
+	n += vscnprintf(r->text + r->len + n, room - n, fmt, args);
+	if (n + 1 >= room) {
+		r->text[r->len] = '\0';
+		r->cut = true;
+		return;
+	}
+	r->len += n;
+	r->text[r->len++] = '\n';
+	r->text[r->len] = '\0';
+}
+
+/**
+ * asc_report_warn() - add a line to a report (printed at warning level).
+ * @r: report from asc_report_start(), or NULL (then nothing happens).
+ * @fmt: printf format of the line, without the module's prefix and
+ *	without a newline.
+ *
+ * A line that does not fit is left out and the report ends in "...".
+ */
+void asc_report_warn(struct asc_report *r, const char *fmt, ...)
+{
+	va_list args;
+
+	if (!r || r->cut)
+		return;
+	va_start(args, fmt);
+	asc_report_vline(r, fmt, args);
+	va_end(args);
+}
+
+/**
+ * asc_report_ids() - add a line "  @label: MTE2_V:0,1 V_MTE3:3" to a report.
+ * @r: report, or NULL.
+ * @label: what the IDs are ("allocated", "set").
+ * @words: one bit word per HardEvent (a pool or the flag registers).
+ */
+void asc_report_ids(struct asc_report *r, const char *label, const u64 *words)
+{
+	char ids[ASC_REPORT_IDS_LEN];
+
+	if (!r)
+		return;
+	asc_format_ids(ids, sizeof(ids), words);
+	asc_report_warn(r, "  %s: %s", label, ids);
+}
+
+/**
+ * asc_report_emit() - print a report as one message and free it.
+ * @r: report, or NULL.
+ *
+ * Must be called with no spinlock held.
+ */
+void asc_report_emit(struct asc_report *r)
+{
+	if (!r)
+		return;
+	if (r->cut)
+		strscpy(r->text + r->len, ASC_REPORT_CUT, sizeof(r->text) - r->len);
+	pr_warn("%s", r->text + strlen(pr_fmt("")));
+	kfree(r);
+}
 
 /**
  * asc_format_ids() - write a set of (HardEvent, ID)s as text.
@@ -66,119 +305,37 @@ int asc_format_ids(char *buf, size_t size, const u64 *words)
 }
 
 /**
- * asc_tpipe_report_leak() - report IDs and flags a reset or close left.
+ * asc_tpipe_leak_report() - count, trace and word the IDs and flags a
+ *	reset or close left.
  * @tp: TPipe, locked unless it is being destroyed.
  * @at_close: the TPipe is being closed rather than reset.
  * @left: what was left.
+ *
+ * Return: the report to print once @tp is unlocked, or NULL.
  */
-void asc_tpipe_report_leak(struct asc_tpipe *tp, bool at_close,
-			   const struct asc_tpipe_leftovers *left)
+struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
+					 const struct asc_tpipe_leftovers *left)
 {
 	char ids[ASC_REPORT_IDS_LEN], flags[ASC_REPORT_IDS_LEN];
+	struct asc_report *r;
 
 	if (!left->ids_held && !left->flags_pending)
-		return;
+		return NULL;
 
 	asc_stat_add(ASC_STAT_LEAK_REPORTS, 1);
 	asc_stat_add(ASC_STAT_LEAKED_IDS, left->ids_held);
 	asc_stat_add(ASC_STAT_LEAKED_FLAGS, left->flags_pending);
 	trace_asc_event_leak(tp->serial, at_close, left->ids_held,
 			     left->flags_pending);
-	if (!__ratelimit(&asc_leak_rs))
-		return;
 
+	r = asc_report_start(tp->quota, ASC_REPORT_LEAK);
+	if (!r)
+		return NULL;
 	asc_format_ids(ids, sizeof(ids), tp->pool);
 	asc_format_ids(flags, sizeof(flags), tp->hw->flags);
-	pr_warn("TPipe %u (%s[%d] uid %u) %s with %u IDs allocated (%s) and %u flags set never waited on (%s)\n",
-		tp->serial, tp->owner.comm, tp->owner.tgid, tp->owner.uid,
-		at_close ? "closed" : "reset", left->ids_held, ids,
-		left->flags_pending, flags);
-}
-
-/* A bound thread blocked in a wait that only a set can end. */
-static struct asc_waiter *asc_slot_stuck(const struct asc_tpipe *tp, int slot)
-{
-	struct asc_waiter *w = tp->slots[slot].wait;
-
-	if (!tp->slots[slot].pid || !w || !w->forever ||
-	    READ_ONCE(w->state) != ASC_WAIT_PENDING)
-		return NULL;
-	return w;
-}
-
-/*
- * Follow "waits for a flag set by" from @slot: true when the chain comes
- * back to a pipe it has passed, i.e. ends in a cycle of stuck threads.
- */
-static bool asc_slot_deadlocked(const struct asc_tpipe *tp, int slot)
-{
-	unsigned long seen = 0;
-	struct asc_waiter *w;
-
-	while ((w = asc_slot_stuck(tp, slot))) {
-		if (seen & BIT(slot))
-			return true;
-		seen |= BIT(slot);
-		slot = asc_hard_events[w->event].src;
-	}
-	return false;
-}
-
-static void asc_tpipe_report_deadlock(struct asc_tpipe *tp,
-				      unsigned long doomed)
-{
-	char ids[ASC_REPORT_IDS_LEN];
-	struct asc_waiter *w;
-	int slot;
-
-	if (!__ratelimit(&asc_deadlock_rs))
-		return;
-
-	pr_warn("deadlock in TPipe %u (%s[%d]): these pipes wait forever for flags only they can set\n",
-		tp->serial, tp->owner.comm, tp->owner.tgid);
-	for_each_set_bit(slot, &doomed, ASC_NR_PIPES) {
-		w = tp->slots[slot].wait;
-		pr_warn("  %s waits for %s id %u, set by %s\n",
-			asc_slot_name(slot), asc_hard_event_name(w->event),
-			w->id,
-			asc_slot_name(asc_hard_events[w->event].src));
-	}
-	asc_format_ids(ids, sizeof(ids), tp->pool);
-	pr_warn("  allocated: %s\n", ids);
-	asc_format_ids(ids, sizeof(ids), tp->hw->flags);
-	pr_warn("  set: %s\n", ids);
-}
-
-/**
- * asc_tpipe_find_deadlock() - the waits a new forever wait dooms.
- * @tp: TPipe, locked, in checked mode, with no unbound setter.
- * @slot: pipe slot of the thread that has just begun a forever wait.
- *
- * The wait-for graph has one edge per stuck bound thread: to the thread
- * bound to the source pipe of the HardEvent it waits for.  When the chain
- * from @slot ends in a cycle, every stuck thread whose chain ends in a
- * cycle can never be woken: the report is logged and counted.
- *
- * Return: the slots whose waits must fail with -%EDEADLK, 0 for none.
- */
-unsigned long asc_tpipe_find_deadlock(struct asc_tpipe *tp, int slot)
-{
-	unsigned long doomed = 0;
-	struct asc_waiter *w;
-	int s;
-
-	lockdep_assert_held(&tp->lock);
-
-	if (!asc_slot_deadlocked(tp, slot))
-		return 0;
-	for (s = 0; s < ASC_NR_PIPES; s++) {
-		w = asc_slot_stuck(tp, s);
-		if (w && asc_slot_deadlocked(tp, s)) {
-			doomed |= BIT(s);
-			trace_asc_event_deadlock(tp->serial, s, w->event, w->id);
-		}
-	}
-	asc_stat_add(ASC_STAT_DEADLOCKS, 1);
-	asc_tpipe_report_deadlock(tp, doomed);
-	return doomed;
+	asc_report_warn(r, "TPipe %u (%s[%d] uid %u) %s with %u IDs allocated (%s) and %u flags set never waited on (%s)",
+			tp->serial, tp->owner.comm, tp->owner.tgid,
+			tp->owner.uid, at_close ? "closed" : "reset",
+			left->ids_held, ids, left->flags_pending, flags);
+	return r;
 }

@@ -36,8 +36,8 @@ void asc_stats_account_ioctl(unsigned int cmd, long ret)
 		stat = ASC_STAT_ERR_NOT_ALLOCATED;
 		break;
 	case -EBUSY:
-		stat = cmd == ASC_EVENT_IOC_BIND_PIPE ? ASC_STAT_ERR_BUSY_PIPE :
-							ASC_STAT_ERR_DOUBLE_SET;
+		stat = cmd == ASC_EVENT_IOC_SET_FLAG ? ASC_STAT_ERR_DOUBLE_SET :
+						       ASC_STAT_ERR_BUSY_PIPE;
 		break;
 	case -EPERM:
 		stat = ASC_STAT_ERR_WRONG_PIPE;
@@ -111,6 +111,8 @@ ASC_STAT_ATTR(deadlocks, ASC_STAT_DEADLOCKS);
 ASC_STAT_ATTR(leak_reports, ASC_STAT_LEAK_REPORTS);
 ASC_STAT_ATTR(leaked_ids, ASC_STAT_LEAKED_IDS);
 ASC_STAT_ATTR(leaked_flags, ASC_STAT_LEAKED_FLAGS);
+ASC_STAT_ATTR(reports_suppressed, ASC_STAT_REPORTS_SUPPRESSED);
+ASC_STAT_ATTR(id_collisions, ASC_STAT_ID_COLLISIONS);
 
 static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_tpipes_open.attr.attr,
@@ -132,6 +134,8 @@ static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_leak_reports.attr.attr,
 	&asc_stat_attr_leaked_ids.attr.attr,
 	&asc_stat_attr_leaked_flags.attr.attr,
+	&asc_stat_attr_reports_suppressed.attr.attr,
+	&asc_stat_attr_id_collisions.attr.attr,
 	NULL
 };
 

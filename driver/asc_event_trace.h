@@ -60,6 +60,29 @@ DEFINE_EVENT(asc_event_op, asc_event_set,
 	     TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id, int ret),
 	     TP_ARGS(tpipe, slot, event, id, ret));
 
+TRACE_EVENT(asc_event_issue,
+	    TP_PROTO(unsigned int tpipe, int slot, u32 op, u32 event, u32 id,
+		     u64 ticket, int ret),
+	    TP_ARGS(tpipe, slot, op, event, id, ticket, ret),
+	    TP_STRUCT__entry(__field(u64, ticket)
+			     __field(unsigned int, tpipe)
+			     __field(u32, id)
+			     __field(int, ret)
+			     __field(bool, set)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)
+			     __array(char, event, ASC_TRACE_EVENT_LEN)),
+	    TP_fast_assign(__entry->ticket = ticket;
+			   __entry->tpipe = tpipe;
+			   __entry->id = id;
+			   __entry->ret = ret;
+			   __entry->set = op == ASC_EVENT_OP_SET;
+			   ASC_TRACE_NAMES(slot, event);),
+	    TP_printk("tpipe=%u pipe=%s op=%s event=%s id=%u ticket=%llu ret=%d",
+		      __entry->tpipe, __entry->pipe,
+		      __entry->set ? "set" : "wait", __entry->event,
+		      __entry->id, __entry->ticket, __entry->ret)
+);
+
 TRACE_EVENT(asc_event_wait_start,
 	    TP_PROTO(unsigned int tpipe, int slot, u32 event, u32 id,
 		     bool forever),

@@ -190,7 +190,10 @@ int asc_pipe_reset_leftovers(struct asc_pipe *pipe, unsigned int *ids_held,
  * asc_set_flag() of a HardEvent whose source pipe is not @pipe_id and an
  * asc_wait_flag() or asc_wait_flag_timeout() of one whose destination pipe
  * is not @pipe_id (EPERM), and watches the thread for deadlocks (EDEADLK).
- * Threads that never bind are not checked for their role.
+ * The thread also owns the pipe: while it lives, no other thread may set
+ * the HardEvents whose source is @pipe_id (EPERM), and checked mode cannot
+ * be turned on or off (EBUSY from asc_pipe_set_checked()).  Threads that
+ * never bind are not checked for their role.
  *
  * One thread per pipe per TPipe: binding a thread to a pipe it already
  * has succeeds and changes nothing, binding it to another pipe moves it
@@ -221,10 +224,13 @@ int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
  * errors either way.
  *
  * Writes the whole mode of the TPipe in one ioctl (checked mode is its
- * only bit), for all the threads of the TPipe.
+ * only bit), for all the threads of the TPipe.  Choose the mode before
+ * threads bind to pipes: it cannot change while one is bound, so that no
+ * check depends on when the change lands.
  *
- * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe; ENOTTY when
- * the driver predates checked mode.
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe; EBUSY when
+ * the mode would change while a live thread is bound to a pipe of the
+ * TPipe (nothing changes); ENOTTY when the driver predates checked mode.
  */
 int asc_pipe_set_checked(struct asc_pipe *pipe, int checked);
 
@@ -291,12 +297,14 @@ int asc_release_event_id(struct asc_pipe *pipe, int id, int event);
  * otherwise the flag stays set until a wait consumes it.  With checked mode
  * off the ID need not be allocated; in checked mode (the default) it must
  * be allocated or be the ID the last asc_fetch_event_id() of @event
- * returned, and a thread bound with asc_pipe_bind() must be bound to the
- * source pipe of @event (asc_hard_event_src_pipe()).
+ * returned, and the call must come from the source pipe of @event
+ * (asc_hard_event_src_pipe()): the thread bound to it, or an unbound
+ * thread while no live thread is bound to it.
  *
  * Return: 0, or -1 with errno set, checked in this order: EINVAL for a NULL
  * @pipe, a bad @event or an @id out of range; EPERM in checked mode when
- * the calling thread is bound to another pipe than the source of @event;
+ * the calling thread is bound to another pipe than the source of @event,
+ * or is not bound while another live thread is;
  * ENOENT in checked mode when @id is neither allocated nor fetched (a
  * hand-written ID); EBUSY when the flag is already set (undefined on the
  * hardware).  Nothing changes on failure.
@@ -324,16 +332,16 @@ int asc_set_flag(struct asc_pipe *pipe, int event, int id);
  * (asc_hard_event_dst_pipe()).
  *
  * Checked mode also detects deadlocks.  A bound thread waiting forever for
- * @event waits for the thread bound to the source pipe of @event.  When a
- * bound thread starts such a wait and these links, followed from it, come
- * back to a pipe already on the way (a V thread waiting for V_V is the
- * shortest case), nobody can ever set the flags: that wait and every other
- * forever wait whose links lead into the cycle fail with EDEADLK instead
- * of hanging, and the driver logs one report.  A chain that reaches an
- * unbound pipe, or a thread that is running or waiting with a deadline,
- * is no deadlock; and detection is off from the first successful
- * asc_set_flag() of an unbound thread on the TPipe until the next
- * asc_pipe_reset().
+ * @event waits for the thread bound to the source pipe of @event, the only
+ * thread that may set @event while it lives.  When a bound thread starts
+ * such a wait and these links, followed from it, come back to it (a V
+ * thread waiting for V_V is the shortest case), nobody can ever set the
+ * flags: every wait of that cycle fails with EDEADLK instead of hanging,
+ * and the driver logs one report.  A chain that reaches a pipe no live
+ * thread is bound to, or a thread that is running or waiting with a
+ * deadline, is no deadlock, and a wait that only leads into a cycle waits
+ * on (the cycle's threads come back and may still set its flag).  What
+ * other threads do before or after does not change the outcome.
  *
  * Return: 0 once the flag was consumed, or -1 with errno set: EINVAL for a
  * NULL @pipe, a bad @event or an @id out of range; EPERM in checked mode
@@ -410,8 +418,8 @@ int asc_hard_event_from_name(const char *name);
  *
  * Every HardEvent is a direction SRC_DST, "pipe SRC finished, tell pipe
  * DST": ASC_PIPE_MTE2 for ASC_HARD_EVENT_MTE2_V.  In checked mode only a
- * thread bound to this pipe, or an unbound thread, may call asc_set_flag()
- * on @event.  Needs no device.
+ * thread bound to this pipe, or an unbound thread while no live thread is
+ * bound to it, may call asc_set_flag() on @event.  Needs no device.
  *
  * Return: the ASC_PIPE_* value, or -1 with errno EINVAL if @event is not
  * below ASC_HARD_EVENT_COUNT (-1 is never a pipe).
@@ -456,8 +464,9 @@ int asc_pipe_id_from_name(const char *name);
 /**
  * asc_version_string() - version of the libasc package.
  *
- * This is the release of the package, e.g. "0.1.0"; it is independent of
- * the soname (libasc.so.0), which changes only when the ABI breaks.
+ * This is the release of the package, "MAJOR.MINOR.PATCH"; it is
+ * independent of the soname (libasc.so.1 for ABI 1), which changes only
+ * when the ABI breaks.
  *
  * Return: a static string.
  */

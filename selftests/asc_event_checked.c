@@ -9,15 +9,21 @@
  *
  * Checked mode (the default, from the module parameter "checked"): a bound
  * thread may set only the flags of HardEvents its pipe is the source of and
- * wait only for those it is the destination of (-EPERM); nobody may set or
- * wait on an ID that is neither allocated nor the last fetched one of its
- * HardEvent (-ENOENT).  The checks come in the order EINVAL, EPERM, ENOENT,
+ * wait only for those it is the destination of (-EPERM); while a live
+ * thread owns a pipe, nobody else may set that pipe's flags (-EPERM), and
+ * the mode cannot change (-EBUSY).  With strict IDs (pyasc's rule, mode bit
+ * ASC_EVENT_MODE_STRICT_IDS), nobody may set or wait on an ID that is
+ * neither allocated nor the last fetched one of its HardEvent (-ENOENT).
+ * Every test here runs in strict mode, set up before any thread binds;
+ * asc_event_handwritten tests the default, Ascend C's rule.  The checks come in the order EINVAL, EPERM, ENOENT,
  * then the usual errors, and a refused call changes nothing.  With checked
  * mode off the same calls go through; a double set and the release of a
  * free ID stay errors in both modes.
  *
  * Worker threads (asc_event_pipes.h) speak for the pipes; the main thread
- * never binds (unless a test says so) and checks the state unchecked.
+ * never binds (unless a test says so); it checks the state with waits
+ * (which an unbound thread may always issue) and sets the flags of the
+ * pipes nobody owns.
  */
 #include "asc_event_pipes.h"
 
@@ -29,6 +35,9 @@
 #define NWORKERS	(ASC_NR_PIPES + 1)
 
 #define CHECKED_PARAM	MODULE_SYSFS "/parameters/checked"
+
+/* The mode of every test's TPipe: checked, strict IDs. */
+#define STRICT		((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))
 
 /* The parameter's value before a test changed it, restored by teardown. */
 static char saved_param[16];
@@ -43,6 +52,7 @@ FIXTURE_SETUP(checked)
 {
 	self->fd = asc_open_or_skip(_metadata);
 	self->ids = asc_event_ids(_metadata, self->fd);
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	asc_workers_start(_metadata, self->w, NWORKERS, self->fd);
 }
 
@@ -67,23 +77,34 @@ static int event_set_by(int pipe, bool from)
 	return -1;
 }
 
+/* A bit mask of pipes, for assert_role(). */
+#define PIPE_BIT(pipe)	(1U << (pipe))
+
 /*
- * Assert which pipe @w stands for on @fd (ASC_EVENT_PIPE_NONE: none), by a set
- * of a HardEvent that pipe sets and one it does not; the main thread, not
- * bound, consumes what was set.  Leaves no ID allocated, no flag set.
+ * Assert which pipe @w stands for on @fd (ASC_EVENT_PIPE_NONE: none), by
+ * sets of HardEvents: a bound thread sets its pipe's and no other; an
+ * unbound one sets those of the pipes no live thread owns (@owned, a mask
+ * of PIPE_BIT()s, says which are owned) and no other.  The main thread,
+ * not bound, consumes what was set.  Leaves no ID allocated, no flag set.
  */
 static void assert_role(struct __test_metadata *_metadata, int fd, struct asc_worker *w,
-			int pipe)
+			int pipe, unsigned int owned)
 {
-	int probe = pipe == ASC_EVENT_PIPE_NONE ? ASC_EVENT_PIPE_V : pipe;
-	int k, e, id, exp, ret;
+	int k, e, id, exp, ret, src;
 
-	for (k = 0; k < 2; k++) {
-		e = event_set_by(probe, k == 0);
+	for (k = 0; k < (pipe == ASC_EVENT_PIPE_NONE ? ASC_NR_PIPES : 2); k++) {
+		if (pipe == ASC_EVENT_PIPE_NONE)
+			e = event_set_by(asc_pipe_at(k), true);
+		else
+			e = event_set_by(pipe, k == 0);
 		ASSERT_LE(0, e);
 		id = asc_alloc(fd, e);
 		ASSERT_LE(0, id);
-		exp = pipe == ASC_EVENT_PIPE_NONE || asc_event_src(e) == pipe ? 0 : -EPERM;
+		src = asc_event_src(e);
+		if (pipe == ASC_EVENT_PIPE_NONE)
+			exp = owned & PIPE_BIT(src) ? -EPERM : 0;
+		else
+			exp = src == pipe ? 0 : -EPERM;
 		ret = W_SET(w, e, id);
 		ASSERT_EQ(exp, ret) {
 			TH_LOG("thread %d, expected on pipe %s: set %s:%d returned %d",
@@ -116,7 +137,7 @@ TEST_F(checked, feature_and_default_mode)
 {
 	struct asc_event_info info;
 	char buf[16];
-	int param = read_param(buf, sizeof(buf));
+	int param = read_param(buf, sizeof(buf)), fd;
 
 	memset(&info, 0, sizeof(info));
 	ASSERT_EQ(0, asc_info(self->fd, &info));
@@ -126,7 +147,11 @@ TEST_F(checked, feature_and_default_mode)
 	}
 	ASSERT_LE(0, param) TH_LOG("%s reads \"%s\"", CHECKED_PARAM, buf);
 	ASSERT_EQ(1, param) TH_LOG("the default of \"checked\" is Y");
-	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	/* A fresh TPipe: checked, hand-written IDs legal (strict_ids=N). */
+	fd = asc_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(fd));
+	close(fd);
 }
 
 TEST_F(checked, mode_default_from_parameter)
@@ -147,7 +172,7 @@ TEST_F(checked, mode_default_from_parameter)
 	ASSERT_LE(0, fd_off);
 	ASSERT_EQ(0, asc_get_mode(fd_off));
 	/* A TPipe opened before keeps its mode. */
-	ASSERT_EQ(param ? (int)ASC_EVENT_MODE_CHECKED : 0, asc_get_mode(self->fd));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 
 	ASSERT_EQ(0, asc_write_file(CHECKED_PARAM, "Y"));
 	ASSERT_EQ(1, read_param(buf, sizeof(buf)));
@@ -156,9 +181,12 @@ TEST_F(checked, mode_default_from_parameter)
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(fd_on));
 	ASSERT_EQ(0, asc_get_mode(fd_off));
 
-	/* The unchecked TPipe takes a hand-written ID, the checked one not. */
+	/* Both take a hand-written ID; the checked one refuses it when strict. */
 	ASSERT_EQ(0, asc_set(fd_off, EV, self->ids - 1));
 	ASSERT_EQ(0, asc_wait(fd_off, EV, self->ids - 1, 0));
+	ASSERT_EQ(0, asc_set(fd_on, EV, self->ids - 1));
+	ASSERT_EQ(0, asc_wait(fd_on, EV, self->ids - 1, 0));
+	ASSERT_EQ(0, asc_set_mode(fd_on, STRICT));
 	ASSERT_EQ(-ENOENT, asc_set(fd_on, EV, self->ids - 1));
 
 	close(fd_off);
@@ -169,28 +197,32 @@ TEST_F(checked, mode_default_from_parameter)
 
 TEST_F(checked, set_mode_refuses_unknown_bits)
 {
-	static const __u32 bad[] = { 2, 3, 4, 1U << 31, ~0U, ~ASC_EVENT_MODE_CHECKED };
+	/* Strict IDs without checked mode mean nothing: refused too. */
+	static const __u32 bad[] = {
+		ASC_EVENT_MODE_STRICT_IDS, 4, 5, 7, 1U << 31, ~0U, ~STRICT,
+	};
 	unsigned int i;
 	int fd2 = asc_open();
 
 	ASSERT_LE(0, fd2);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, bad[i])) TH_LOG("mode %#x", bad[i]);
-		ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+		ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	}
 	ASSERT_EQ(-EINVAL, asc_set_mode_pad(self->fd, 0, 1));
 	ASSERT_EQ(-EINVAL, asc_set_mode_pad(self->fd, ASC_EVENT_MODE_CHECKED, 1U << 31));
-	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_get_mode(self->fd));
-	ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, 2));
+	ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, ASC_EVENT_MODE_STRICT_IDS));
 	ASSERT_EQ(0, asc_get_mode(self->fd));
 	/* The mode is per TPipe. */
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(fd2));
-	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	close(fd2);
 }
 
@@ -213,9 +245,9 @@ TEST_F(checked, bind_seven_pipes_from_seven_threads)
 		ASSERT_EQ(busy + 2 * ASC_NR_PIPES, asc_stat_read("err_busy_pipe"));
 	}
 	for (i = 0; i < ASC_NR_PIPES; i++)
-		assert_role(_metadata, self->fd, &self->w[i], asc_pipe_at(i));
-	/* The refused binds left the extra thread and the main thread unbound. */
-	assert_role(_metadata, self->fd, extra, ASC_EVENT_PIPE_NONE);
+		assert_role(_metadata, self->fd, &self->w[i], asc_pipe_at(i), 0);
+	/* The refused binds left the extra thread unbound: every pipe is owned. */
+	assert_role(_metadata, self->fd, extra, ASC_EVENT_PIPE_NONE, ~0U);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -240,11 +272,12 @@ TEST_F(checked, bad_pipes_einval)
 			  asc_stat_read("err_invalid"));
 	}
 	/* Nothing changed: w0 is V, w1 and the main thread are unbound, MTE2 is free. */
-	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V);
-	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_NONE);
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V, 0);
+	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_NONE,
+		    PIPE_BIT(ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-EBUSY, W_BIND(&self->w[1], ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(&self->w[1], ASC_EVENT_PIPE_MTE2));
-	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_MTE2);
+	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_MTE2, 0);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -255,16 +288,16 @@ TEST_F(checked, rebind_moves)
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_MTE2));
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_MTE2);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_MTE2, 0);
 	/* V was freed by the move. */
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_MTE2));
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V, 0);
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_FIX));
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_MTE2);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V, 0);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_MTE2, 0);
 	ASSERT_EQ(0, W_BIND(&self->w[2], ASC_EVENT_PIPE_FIX));
 	ASSERT_RESET(self->fd, 0, 0);
 }
@@ -276,8 +309,8 @@ TEST_F(checked, busy_bind_keeps_old_binding)
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(-EBUSY, W_BIND(a, ASC_EVENT_PIPE_MTE2));
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_MTE2);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V, 0);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_MTE2, 0);
 	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_V));
 	ASSERT_RESET(self->fd, 0, 0);
 }
@@ -289,11 +322,13 @@ TEST_F(checked, none_unbinds)
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_V));
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V, 0);
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_NONE));
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_NONE);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_NONE, 0);
+	/* Unbound, a may set V's flags only while nobody owns V. */
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V, 0);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_NONE, PIPE_BIT(ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(-EBUSY, W_BIND(a, ASC_EVENT_PIPE_V));
 	ASSERT_RESET(self->fd, 0, 0);
@@ -307,7 +342,7 @@ TEST_F(checked, takeover_after_thread_exit)
 	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_worker_stop(a));
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_V, 0);
 	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_V));
 	ASSERT_RESET(self->fd, 0, 0);
 }
@@ -337,7 +372,7 @@ TEST_F(checked, takeover_after_process_exit)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_S));
-	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_S);
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_S, 0);
 	close(go[0]);
 	close(go[1]);
 	close(res[0]);
@@ -352,8 +387,8 @@ TEST_F(checked, bindings_survive_reset)
 	ASSERT_RESET(self->fd, 0, 0);
 	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-EBUSY, W_BIND(&self->w[2], ASC_EVENT_PIPE_MTE3));
-	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V);
-	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_MTE3);
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V, 0);
+	assert_role(_metadata, self->fd, &self->w[1], ASC_EVENT_PIPE_MTE3, 0);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -370,29 +405,29 @@ TEST_F(checked, bindings_per_tpipe_and_thread)
 	asc_worker_set_fd(b, fd2);
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_V));
 	asc_worker_set_fd(a, fd2);
-	assert_role(_metadata, fd2, a, ASC_EVENT_PIPE_NONE);
+	assert_role(_metadata, fd2, a, ASC_EVENT_PIPE_NONE, PIPE_BIT(ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(a, ASC_EVENT_PIPE_MTE2));
-	assert_role(_metadata, fd2, a, ASC_EVENT_PIPE_MTE2);
-	assert_role(_metadata, fd2, b, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, fd2, a, ASC_EVENT_PIPE_MTE2, 0);
+	assert_role(_metadata, fd2, b, ASC_EVENT_PIPE_V, 0);
 
 	/* On the first TPipe a is still V; b is not bound there. */
 	asc_worker_set_fd(a, self->fd);
 	asc_worker_set_fd(b, self->fd);
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_NONE);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V, 0);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_NONE, PIPE_BIT(ASC_EVENT_PIPE_V));
 
 	/* A dup of the fd is the same TPipe. */
 	asc_worker_set_fd(b, dupfd);
 	ASSERT_EQ(-EBUSY, W_BIND(b, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(b, ASC_EVENT_PIPE_M));
 	asc_worker_set_fd(b, self->fd);
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_M);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_M, 0);
 
 	/* Closing the other TPipe changes nothing here. */
 	close(fd2);
-	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V);
+	assert_role(_metadata, self->fd, a, ASC_EVENT_PIPE_V, 0);
 	close(dupfd);
-	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_M);
+	assert_role(_metadata, self->fd, b, ASC_EVENT_PIPE_M, 0);
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
@@ -429,7 +464,12 @@ TEST_F(checked, roles_every_event_every_pipe)
 
 			exp = asc_event_dst(e) == pipe ? 0 : -EPERM;
 			nperm += !!exp;
-			ASSERT_EQ(0, asc_set(self->fd, e, id[e]));
+			/* w owns its pipe: only w may set that pipe's flags. */
+			if (asc_event_src(e) == pipe) {
+				ASSERT_EQ(0, W_SET(w, e, id[e]));
+			} else {
+				ASSERT_EQ(0, asc_set(self->fd, e, id[e]));
+			}
 			ret = W_WAIT(w, e, id[e], 0);
 			ASSERT_EQ(exp, ret) {
 				TH_LOG("pipe %s waits for %s: %d", asc_pipe_name(pipe),
@@ -459,7 +499,7 @@ TEST_F(checked, forever_wait_from_wrong_pipe_refused_at_once)
 
 	ASSERT_LE(0, id);
 	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_MTE2));
-	ASSERT_EQ(0, asc_set(self->fd, EV, id));
+	ASSERT_EQ(0, W_SET(&self->w[0], EV, id));
 	start = asc_now_ns();
 	ASSERT_EQ(-EPERM, W_WAIT(&self->w[0], EV, id, ASC_EVENT_WAIT_FOREVER));
 	ASSERT_EQ(-EPERM, W_WAIT(&self->w[0], EV, id, asc_deadline_ms(3000)));
@@ -507,18 +547,25 @@ TEST_F(checked, handwritten_ids_enoent)
 	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(0, W_BIND(dst, ASC_EVENT_PIPE_V));
 	for (i = 0; i < self->ids; i++) {
-		ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, i)) TH_LOG("id %d", i);
+		/* MTE2 has its thread: the main thread may not set for it at all. */
+		ASSERT_EQ(-EPERM, asc_set(self->fd, EV, i)) TH_LOG("id %d", i);
 		ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, i, 0)) TH_LOG("id %d", i);
 		ASSERT_EQ(-ENOENT, W_SET(src, EV, i)) TH_LOG("id %d", i);
 		ASSERT_EQ(-ENOENT, W_WAIT(dst, EV, i, 0)) TH_LOG("id %d", i);
 		ASSERT_EQ(-ENOENT, W_WAIT(dst, EV, i, asc_deadline_ms(2000))) TH_LOG("id %d", i);
 		ASSERT_EQ(-ENOENT, W_WAIT(dst, EV, i, ASC_EVENT_WAIT_FOREVER)) TH_LOG("id %d", i);
-		n += 6;
+		n += 5;
 	}
 	if (noent >= 0) {
 		ASSERT_EQ(noent + n, asc_stat_read("err_not_allocated"));
 	}
-	/* Nothing was set by the refused sets: a past wait (unchecked) would say so. */
+	/*
+	 * Nothing was set by the refused sets: a past wait (unchecked) would say
+	 * so.  The mode changes only with no pipe owned.
+	 */
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, 0));
+	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(dst, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	for (i = 0; i < self->ids; i++) {
 		ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, i, 0)) TH_LOG("id %d", i);
@@ -591,7 +638,7 @@ TEST_F(checked, last_fetched_id_usable)
 	ASSERT_EQ(0, W_WAIT(dst, EV, 0, ASC_EVENT_WAIT_FOREVER));
 	/* Fetched by a bound thread: the same memory. */
 	ASSERT_EQ(0, W_FETCH(dst, EV));
-	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(0, W_SET(src, EV, 0));
 	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
 	/* Only that ID. */
 	if (self->ids > 1) {
@@ -628,7 +675,7 @@ TEST_F(checked, earlier_fetch_forgotten_unless_allocated)
 	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
 	ASSERT_EQ(-ENOENT, W_SET(src, EV, 0));
 	ASSERT_EQ(-ENOENT, W_WAIT(dst, EV, 0, 0));
-	ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, 0, 0));
 	ASSERT_EQ(0, W_SET(src, EV, 1));
 	ASSERT_EQ(0, W_WAIT(dst, EV, 1, 0));
 
@@ -737,7 +784,7 @@ TEST_F(checked, refused_calls_change_nothing)
 	ASSERT_EQ(0, asc_fetch(self->fd, EV2));
 
 	ASSERT_EQ(-EBUSY, W_SET(mte2, EV, 0));
-	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, 0));
+	ASSERT_EQ(-EPERM, asc_set(self->fd, EV, 0));
 	ASSERT_EQ(-EPERM, W_SET(v, EV, 1));
 	ASSERT_EQ(-EPERM, W_SET(mte3, EV, 0));
 	ASSERT_EQ(-EPERM, W_WAIT(mte2, EV, 0, 0));
@@ -745,7 +792,7 @@ TEST_F(checked, refused_calls_change_nothing)
 	ASSERT_EQ(-EPERM, W_SET(mte3, EV2, 0));
 	ASSERT_EQ(-ENOENT, W_SET(mte2, EV, hand));
 	ASSERT_EQ(-ENOENT, W_WAIT(v, EV, hand, 0));
-	ASSERT_EQ(-ENOENT, asc_set(self->fd, EV2, 1));
+	ASSERT_EQ(-EPERM, asc_set(self->fd, EV2, 1));
 	ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV2, 1, 0));
 	ASSERT_EQ(-ENOENT, asc_release(self->fd, EV, hand));
 	ASSERT_EQ(-ENOENT, asc_release(self->fd, EV2, 0));
@@ -759,6 +806,7 @@ TEST_F(checked, refused_calls_change_nothing)
 	ASSERT_EQ(-EINVAL, W_BIND(v, 6));
 	ASSERT_EQ(-EBUSY, W_BIND(v, ASC_EVENT_PIPE_MTE2));
 	ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, 2));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, 0));
 
 	/* Nothing moved: 2 allocated (the next alloc is 2), EV:0 set, EV:1 not. */
 	ASSERT_EQ(2, asc_fetch(self->fd, EV));
@@ -768,7 +816,7 @@ TEST_F(checked, refused_calls_change_nothing)
 	/* EV2:0 is still the last fetch, roles unchanged. */
 	ASSERT_EQ(0, W_SET(v, EV2, 0));
 	ASSERT_EQ(0, W_WAIT(mte3, EV2, 0, 0));
-	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	/* And it works on. */
 	ASSERT_EQ(0, W_SET(mte2, EV, 1));
 	ASSERT_EQ(0, W_WAIT(v, EV, 1, ASC_EVENT_WAIT_FOREVER));
@@ -783,13 +831,16 @@ TEST_F(checked, refused_wait_keeps_flag_across_modes)
 	struct asc_worker *v = &self->w[0];
 	int hand = self->ids - 1;
 
-	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_set(self->fd, EV, hand));
-	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-ENOENT, W_WAIT(v, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, hand));
+	/* The mode changes once V is unmanned. */
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, 0));
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, hand));
 	ASSERT_EQ(0, W_WAIT(v, EV, hand, 0));
@@ -848,9 +899,11 @@ TEST_F(checked, mode_off_lets_the_same_calls_through)
 		ASSERT_EQ(wrong, asc_stat_read("err_wrong_pipe"));
 		ASSERT_EQ(noent, asc_stat_read("err_not_allocated"));
 	}
-	/* V still bound: back in checked mode the same calls are refused. */
+	/* Bound to V: back in checked mode the same calls are refused. */
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, STRICT));
+	ASSERT_EQ(0, W_BIND(w, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	ASSERT_EQ(0, W_BIND(w, ASC_EVENT_PIPE_V));
-	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	ASSERT_EQ(-EPERM, W_SET(w, EV, hand));
 	ASSERT_EQ(-ENOENT, W_SET(w, EV2, hand));
 	ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, hand));

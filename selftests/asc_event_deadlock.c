@@ -3,11 +3,11 @@
  * asc_event selftests: deadlock detection.
  *
  * In checked mode a bound thread that waits forever for (E, id) is stuck
- * and waits for the thread bound to SRC(E).  When stuck threads wait for
- * each other in a cycle (V waiting on V_V by itself is one), every stuck
- * waiter whose chain ends in the cycle fails with -EDEADLK, the counters
- * "deadlocks" (+1 per cycle) and "err_deadlock" (+1 per failed waiter) go
- * up and the kernel log gets one report:
+ * and waits for the thread bound to SRC(E), the only thread that may set
+ * E while it lives.  When stuck threads wait for each other in a cycle (V
+ * waiting on V_V by itself is one), every waiter on the cycle fails with
+ * -EDEADLK, the counters "deadlocks" (+1 per cycle) and "err_deadlock" (+1
+ * per failed waiter) go up and the kernel log gets one report:
  *
  *   asc_event: deadlock in TPipe <n> (<comm>[<tgid>]):
  *   asc_event:   <PIPE> waits for <EVENT> id <id>, set by <SRCPIPE>
@@ -16,14 +16,17 @@
  *
  * It must never fire while a thread in the chain could still set the flag:
  * the setter pipe is unbound, running, in a timed wait or exited; nor for
- * an unbound waiter, with checked mode off, or once an unbound thread has
- * set a flag (until the next RESET).  After -EDEADLK the TPipe works on.
+ * an unbound waiter, or with checked mode off.  A wait whose chain only
+ * leads into a cycle stays blocked: the cycle's threads come back from
+ * -EDEADLK and may still set its flag.  After -EDEADLK the TPipe works on.
  *
  * One worker thread per pipe (asc_event_pipes.h), bound as a test needs;
  * the main thread stays unbound.  Every test reads the counters and the
  * kernel log from its start on.
  */
 #include "asc_event_pipes.h"
+
+#include <sched.h>
 
 /* The process name the reports must show (set before the open). */
 #define COMM		"asc_deadlock"
@@ -308,10 +311,11 @@ TEST_F(deadlock, three_pipe_cycle)
 }
 
 /*
- * S waits for V, which ends up in a cycle with MTE3: S fails with them.  M
- * waits for FIX, which runs: M is left alone and gets its flag later.
+ * S waits for V, which ends up in a cycle with MTE3: V and MTE3 fail, S
+ * waits on, for V (back from -EDEADLK) may still set its flag, and does.
+ * M waits for FIX, which runs: M is left alone and gets its flag later.
  */
-TEST_F(deadlock, chain_into_cycle_fails_with_it)
+TEST_F(deadlock, chain_into_cycle_waits_on)
 {
 	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
 	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
@@ -319,7 +323,6 @@ TEST_F(deadlock, chain_into_cycle_fails_with_it)
 	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	const char *const report[] = {
-		"asc_event:   S waits for V_S id 0, set by V",
 		"asc_event:   V waits for MTE3_V id 0, set by MTE3",
 		"asc_event:   MTE3 waits for V_MTE3 id 0, set by V",
 		"asc_event:   allocated: MTE3_V:0 V_MTE3:0 FIX_M:0 V_S:0",
@@ -337,11 +340,13 @@ TEST_F(deadlock, chain_into_cycle_fails_with_it)
 	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
-	ended(_metadata, s, -EDEADLK);
+	still_blocked(_metadata, s);
 	still_blocked(_metadata, m);
-	expect_deadlocks(_metadata, self, 1, 3);
+	expect_deadlocks(_metadata, self, 1, 2);
 	check_report(_metadata, self, report);
 
+	ASSERT_EQ(0, W_SET(v, ASC_EVENT_V_S, 0));
+	ended(_metadata, s, 0);
 	ASSERT_EQ(0, W_SET(fix, ASC_EVENT_FIX_M, 0));
 	ended(_metadata, m, 0);
 	expect_deadlocks(_metadata, self, 0, 0);
@@ -518,19 +523,25 @@ TEST_F(deadlock, unbound_waiter_not_a_deadlock)
 
 TEST_F(deadlock, checked_mode_off_no_detection)
 {
-	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
-	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
-	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
+	struct asc_worker *v = worker(self, ASC_EVENT_PIPE_V);
+	struct asc_worker *m3 = worker(self, ASC_EVENT_PIPE_MTE3);
+	struct asc_worker *fix = worker(self, ASC_EVENT_PIPE_FIX);
 	long long canceled = asc_stat_read("err_canceled");
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
+	/* The mode is chosen before the pipes are manned. */
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	block(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	still_blocked(_metadata, v);
 	still_blocked(_metadata, m3);
 	still_blocked(_metadata, fix);
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	expect_deadlocks(_metadata, self, 0, 0);
 	ASSERT_RESET(self->fd, 0, 0);
 	ended(_metadata, v, -ECANCELED);
@@ -538,8 +549,13 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 	ended(_metadata, fix, -ECANCELED);
 	ASSERT_EQ(canceled + 3, asc_stat_read("err_canceled"));
 
-	/* Back on. */
+	/* Back on, once no pipe is manned. */
+	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(m3, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(0, W_BIND(fix, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_FIX_FIX));
 	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
@@ -548,62 +564,166 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 }
 
 /*
- * After an unbound thread has set a flag, any wait might be ended by it
- * again: no detection until RESET.  A refused unbound set does not count.
+ * While a live thread owns a pipe, another thread's set of that pipe's
+ * flags is refused at once, before the ID and double-set checks, and
+ * changes nothing: detection stays on.  A pipe nobody owns may be set by
+ * anyone, and then a wait for it is no deadlock.
  */
-TEST_F(deadlock, unbound_set_turns_detection_off_until_reset)
+TEST_F(deadlock, owned_pipes_set_only_by_their_thread)
 {
 	struct asc_worker *s = bind_pipe(_metadata, self, ASC_EVENT_PIPE_S);
 	struct asc_worker *v = bind_pipe(_metadata, self, ASC_EVENT_PIPE_V);
 	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
-	const int ev[5] = {
-		ASC_EVENT_S_V, ASC_EVENT_S_MTE2, ASC_EVENT_FIX_FIX,
-		ASC_EVENT_MTE3_V, ASC_EVENT_V_MTE3,
+	struct asc_worker *u = &self->w[UNBOUND];
+	long long wrong = asc_stat_read("err_wrong_pipe");
+	const int ev[4] = {
+		ASC_EVENT_S_V, ASC_EVENT_FIX_FIX, ASC_EVENT_MTE3_V, ASC_EVENT_V_MTE3,
 	};
 	int i;
 
 	asc_kmsg_settle(REPORT_HEAD, 2);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, asc_alloc(self->fd, ev[i]));
 	}
 	ASSERT_EQ(0, W_SET(s, ASC_EVENT_S_V, 0));
-	ASSERT_EQ(-EBUSY, asc_set(self->fd, ASC_EVENT_S_V, 0));
-	ASSERT_EQ(-ENOENT, asc_set(self->fd, ASC_EVENT_S_V, self->ids - 1));
+	ASSERT_EQ(-EPERM, asc_set(self->fd, ASC_EVENT_S_V, 0));
+	ASSERT_EQ(-EPERM, asc_set(self->fd, ASC_EVENT_S_V, self->ids - 1));
+	ASSERT_EQ(-EPERM, W_SET(u, ASC_EVENT_FIX_FIX, 0));
+	ASSERT_EQ(-EPERM, W_SET(u, ASC_EVENT_MTE3_V, 0));
 	ASSERT_EQ(-EINVAL, asc_set(self->fd, ASC_EVENT_S_V, self->ids));
+	if (wrong >= 0) {
+		ASSERT_EQ(wrong + 4, asc_stat_read("err_wrong_pipe"));
+	}
 	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);
-
-	/* A successful set by an unbound thread. */
-	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_S_MTE2, 0));
-	block(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
-	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
-	block(_metadata, m3, ASC_EVENT_V_MTE3, 0);
-	still_blocked(_metadata, fix);
-	still_blocked(_metadata, v);
-	still_blocked(_metadata, m3);
-	expect_deadlocks(_metadata, self, 0, 0);
-
-	/* Leave nothing behind for RESET to report, then reset. */
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_S_V, 0, 0));
-	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_S_MTE2, 0, 0));
-	for (i = 0; i < 5; i++) {
-		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
-	}
-	ASSERT_RESET(self->fd, 0, 0);
-	ended(_metadata, fix, -ECANCELED);
-	ended(_metadata, v, -ECANCELED);
-	ended(_metadata, m3, -ECANCELED);
-
-	/* Detection is on again. */
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
-	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
 	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
 	deadlocks_now(_metadata, m3, ASC_EVENT_V_MTE3, 0);
 	ended(_metadata, v, -EDEADLK);
 	expect_deadlocks(_metadata, self, 1, 2);
-	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE3_V, 0));
-	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE3, 0));
+	ASSERT_EQ(0, W_WAIT(v, ASC_EVENT_S_V, 0, 0));
+
+	/* MTE3 unmanned: the main thread may stand in for it. */
+	ASSERT_EQ(0, W_BIND(m3, ASC_EVENT_PIPE_NONE));
+	block(_metadata, v, ASC_EVENT_MTE3_V, 0);
+	still_blocked(_metadata, v);
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE3_V, 0));
+	ended(_metadata, v, 0);
+	expect_deadlocks(_metadata, self, 0, 0);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, asc_release(self->fd, ev[i], 0));
+	}
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/**
+ * struct fifo_v - a V thread that can be woken and kept from running.
+ * @thread: the thread, SCHED_FIFO below the test's own priority, on CPU 0.
+ * @fd: the device.
+ * @tid: its TID once running.
+ * @ret: its forever wait for MTE2_V:0, bound to V.
+ * @set_ret: then its set of V_MTE2:0, which ends the test's wait.
+ */
+struct fifo_v {
+	pthread_t thread;
+	int fd;
+	atomic_int tid;
+	int ret;
+	int set_ret;
+};
+
+static void *fifo_v_fn(void *arg)
+{
+	struct fifo_v *v = arg;
+
+	atomic_store(&v->tid, asc_gettid());
+	v->ret = asc_bind(v->fd, ASC_EVENT_PIPE_V);
+	if (!v->ret)
+		v->ret = asc_wait(v->fd, ASC_EVENT_MTE2_V, 0, ASC_EVENT_WAIT_FOREVER);
+	v->set_ret = v->ret ? v->ret : asc_set(v->fd, ASC_EVENT_V_MTE2, 0);
+	return NULL;
+}
+
+/*
+ * Make the calling thread SCHED_FIFO at @prio on CPU 0 and start @v there
+ * at a lower priority, blocked in its wait: from now on, a set that wakes
+ * @v leaves it runnable but not running until this thread blocks.  Returns
+ * false (the test skipped) without the privilege to do so.
+ */
+static bool start_fifo_v(struct __test_metadata *_metadata, struct fifo_v *v, int fd)
+{
+	struct sched_param hi = { .sched_priority = 20 }, lo = { .sched_priority = 10 };
+	pthread_attr_t attr;
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
+	    pthread_setschedparam(pthread_self(), SCHED_FIFO, &hi))
+		SKIP(return false, "%s: SCHED_FIFO on CPU 0: %s", _metadata->name, strerror(errno));
+	v->fd = fd;
+	ASSERT_EQ(0, pthread_attr_init(&attr)) return false;
+	ASSERT_EQ(0, pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED)) return false;
+	ASSERT_EQ(0, pthread_attr_setschedpolicy(&attr, SCHED_FIFO)) return false;
+	ASSERT_EQ(0, pthread_attr_setschedparam(&attr, &lo)) return false;
+	ASSERT_EQ(0, pthread_attr_setaffinity_np(&attr, sizeof(cpu0), &cpu0)) return false;
+	ASSERT_EQ(0, pthread_create(&v->thread, &attr, fifo_v_fn, v)) return false;
+	pthread_attr_destroy(&attr);
+	while (!atomic_load(&v->tid))
+		asc_sleep_ms(1);
+	ASSERT_TRUE(asc_wait_in_ioctl(getpid(), atomic_load(&v->tid), BLOCK_MS)) return false;
+	return true;
+}
+
+/*
+ * A waiter already handed its flag but not yet running is no stuck thread:
+ * MTE2 sets MTE2_V, which V waits for, and at once (V cannot run before
+ * MTE2 blocks) waits forever for V_MTE2, which V sets once it runs.
+ */
+TEST_F(deadlock, woken_waiter_not_yet_running_is_not_stuck)
+{
+	struct fifo_v v = { 0 };
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE2_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_MTE2));
+	if (!start_fifo_v(_metadata, &v, self->fd))
+		return;
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_V_MTE2, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, pthread_join(v.thread, NULL));
+	ASSERT_EQ(0, v.ret);
+	ASSERT_EQ(0, v.set_ret);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * The same with the set from an unbound thread, while nobody owns MTE2,
+ * handed straight to V; then that thread takes MTE2 and waits forever for
+ * V_MTE2.  V holds its flag already: no cycle.
+ */
+TEST_F(deadlock, unbound_set_handed_to_a_waiter)
+{
+	struct fifo_v v = { 0 };
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE2_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
+	if (!start_fifo_v(_metadata, &v, self->fd))
+		return;
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_V_MTE2, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, pthread_join(v.thread, NULL));
+	ASSERT_EQ(0, v.ret);
+	ASSERT_EQ(0, v.set_ret);
+	expect_deadlocks(_metadata, self, 0, 0);
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_V_MTE2, 0));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 

@@ -29,9 +29,10 @@
  * thread is bound to, the last fetched ID of each HardEvent, so EPERM,
  * ENOENT for a hand-written ID and EDEADLK for a forever wait of V on V_V
  * or FIX on FIX_FIX come exactly when they must), and shares a few more
- * opens with the others, where only the rules above are checked (EPERM
- * and EDEADLK only for a thread that may be bound there, EDEADLK only for
- * a forever wait).  Every open is now and then replaced by a fresh one
+ * opens with the others, where only the rules above are checked (EPERM for
+ * a wait and EDEADLK only for a thread that may be bound there, EDEADLK
+ * only for a forever wait; EPERM for a set and EBUSY for SET_MODE whenever
+ * another thread may own a pipe there).  Every open is now and then replaced by a fresh one
  * with dup3() under the same descriptor number, even while other threads
  * are inside ioctls on it, so the last reference to a TPipe goes away in
  * every state.  Waits take deadlines of 0, just past, just ahead, far
@@ -175,10 +176,9 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  * @efault_fetch: per HardEvent, the ID a later fetch found but could not
  *	write back (EFAULT), or -1: such a fetch does not count, see
  *	check_efault_fetch().
- * @checked: the open is in checked mode.
- * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE.
- * @unbound_set: the thread set a flag while bound to no pipe since the
- *	open or the last reset, which turns deadlock detection off.
+ * @mode: the open's mode (ASC_EVENT_MODE_* bits).
+ * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE;
+ *	no other thread binds there, so no other owns a pipe.
  */
 struct model {
 	unsigned int event_ids;
@@ -186,9 +186,8 @@ struct model {
 	uint64_t flags[NR_EVENTS];
 	int fetched[NR_EVENTS];
 	int efault_fetch[NR_EVENTS];
-	bool checked;
+	uint32_t mode;
 	int bound;
-	bool unbound_set;
 };
 
 /**
@@ -432,16 +431,26 @@ static bool pipe_valid(int32_t pipe)
 	       pipe == ASC_EVENT_PIPE_FIX;
 }
 
-/* A mode: checked or not, now and then an unknown bit. */
+/* The modes a TPipe can have. */
+#define MODE_STRICT	(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS)
+
+static bool mode_valid(uint32_t mode)
+{
+	return mode == 0 || mode == ASC_EVENT_MODE_CHECKED || mode == MODE_STRICT;
+}
+
+/* A mode: off, checked, checked with strict IDs; now and then a bad one. */
 static uint32_t gen_mode(struct fuzzer *f)
 {
-	static const uint32_t bad[] = { 2, 3, 0x80000000, 0xffffffff };
+	static const uint32_t bad[] = { 2, 4, 7, 0x80000000, 0xffffffff };
 
 	switch (below(f, 10)) {
-	case 0: case 1: case 2: case 3:
+	case 0: case 1: case 2:
 		return 0;
-	case 4: case 5: case 6: case 7:
+	case 3: case 4: case 5:
 		return ASC_EVENT_MODE_CHECKED;
+	case 6: case 7:
+		return MODE_STRICT;
 	case 8:
 		return bad[below(f, ARRAY_SIZE(bad))];
 	default:
@@ -803,11 +812,12 @@ static uint32_t lowest_free(const struct model *m, uint32_t event)
  */
 static int model_use(const struct model *m, uint32_t event, uint32_t id, bool set)
 {
-	if (!m->checked)
+	if (!(m->mode & ASC_EVENT_MODE_CHECKED))
 		return 0;
 	if (m->bound != ASC_EVENT_PIPE_NONE && m->bound != (set ? asc_event_src(event) : asc_event_dst(event)))
 		return EPERM;
-	if (!(m->pool[event] & (1ULL << id)) && m->fetched[event] != (int)id)
+	if (m->mode == MODE_STRICT && !(m->pool[event] & (1ULL << id)) &&
+	    m->fetched[event] != (int)id)
 		return ENOENT;
 	return 0;
 }
@@ -851,14 +861,13 @@ static void model_fresh(struct fuzzer *f)
 	for (e = 0; e < NR_EVENTS; e++)
 		m->fetched[e] = m->efault_fetch[e] = -1;
 	m->bound = ASC_EVENT_PIPE_NONE;
-	m->unbound_set = false;
 	if (ioctl(f->priv_fd, ASC_EVENT_IOC_GET_MODE, &mode) || mode.pad ||
-	    mode.mode & ~ASC_EVENT_MODE_CHECKED) {
+	    !mode_valid(mode.mode)) {
 		f->failures++;
 		printf("# FAIL thread %d: GET_MODE of a new open: %s, mode %#x pad %#x\n",
 		       f->index, strerror(errno), mode.mode, mode.pad);
 	}
-	m->checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+	m->mode = mode.mode;
 }
 
 /* GET_MODE: writes the mode, the model's on the private open, and a zero pad. */
@@ -876,40 +885,47 @@ static void check_get_mode(struct fuzzer *f, struct op *op, int err)
 		return;
 	}
 	memcpy(&mode, op->arg, sizeof(mode));
-	if (mode.pad || mode.mode & ~ASC_EVENT_MODE_CHECKED ||
-	    (op->priv && !(mode.mode & ASC_EVENT_MODE_CHECKED) != !f->model.checked))
-		report(f, op, err, "GET_MODE reported mode %#x pad %#x%s", mode.mode, mode.pad,
-		       op->priv ? (f->model.checked ? ", model: checked" : ", model: unchecked") : "");
+	if (mode.pad || !mode_valid(mode.mode) || (op->priv && mode.mode != f->model.mode))
+		report(f, op, err, "GET_MODE reported mode %#x pad %#x%s%#x", mode.mode, mode.pad,
+		       op->priv ? ", model: " : "", op->priv ? f->model.mode : 0);
 	else if (op->checked && !guards_intact(op, sizeof(mode)))
 		report(f, op, err, "GET_MODE wrote outside its struct");
 }
 
 /*
  * BIND_PIPE and SET_MODE, whose argument was readable: EINVAL for a bad
- * field, else success (or EBUSY for a pipe another thread holds on a
- * shared open); nothing written either way.
+ * field, else success, or EBUSY for a pipe another thread holds, or for a
+ * change of mode while a thread holds a pipe; nothing written either way.
  */
 static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 {
 	struct asc_event_bind bind;
 	struct asc_event_mode mode;
 	bool bad;
+	int want;
 
 	memcpy(&bind, op->in, sizeof(bind));
 	memcpy(&mode, op->in, sizeof(mode));
 	if (op->kind == CMD_BIND)
 		bad = bind.flags || !pipe_valid(bind.pipe);
 	else
-		bad = mode.pad || mode.mode & ~ASC_EVENT_MODE_CHECKED;
+		bad = mode.pad || !mode_valid(mode.mode);
 
 	if (bad) {
 		if (err != EINVAL)
 			report(f, op, err, "a bad field must be EINVAL");
+	} else if (op->kind == CMD_SET_MODE && op->priv) {
+		/* The mode changes only while no pipe is held. */
+		want = f->model.bound != ASC_EVENT_PIPE_NONE &&
+		       f->model.mode != mode.mode ? EBUSY : 0;
+		if (err != want)
+			report(f, op, err, "model: SET_MODE must give %s",
+			       want ? strerror(want) : "success");
+		else if (!err)
+			f->model.mode = mode.mode;
 	} else if (op->kind == CMD_SET_MODE) {
-		if (err)
-			report(f, op, err, "SET_MODE must succeed");
-		else if (op->priv)
-			f->model.checked = mode.mode & ASC_EVENT_MODE_CHECKED;
+		if (!ERR_IN(err, 0, EBUSY))
+			report(f, op, err, "not a result of SET_MODE");
 	} else if (op->priv) {
 		/* Nobody else binds on the private open: never EBUSY. */
 		if (err)
@@ -1069,17 +1085,14 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			want = model_use(m, event, id, true);
 			if (!want)
 				want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
-		} else if (!ERR_IN(err, 0, EBUSY, ENOENT) && !(bound && err == EPERM)) {
-			report(f, op, err, "not a result of SET_FLAG%s",
-			       bound ? "" : " (EPERM: not bound)");
+		} else if (!ERR_IN(err, 0, EBUSY, ENOENT, EPERM)) {
+			/* EPERM: bound elsewhere, or another thread owns the pipe. */
+			report(f, op, err, "not a result of SET_FLAG");
 		}
 		if (want >= 0 && err != want)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err) {
+		if (op->priv && !err)
 			m->flags[event] |= 1ULL << id;
-			if (m->bound == ASC_EVENT_PIPE_NONE)
-				m->unbound_set = true;
-		}
 		break;
 	case CMD_WAIT:
 		forever = wait.deadline == ASC_EVENT_WAIT_FOREVER;
@@ -1108,7 +1121,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 				if (err)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
-			} else if (forever && m->checked && bound && !m->unbound_set &&
+			} else if (forever && (m->mode & ASC_EVENT_MODE_CHECKED) && bound &&
 				   asc_event_src(event) == m->bound) {
 				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
 				if (err != EDEADLK)
@@ -1124,7 +1137,8 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			       op->writable ? "success" : "EFAULT");
 			return;
 		}
-		if (op->priv) {
+		/* A RESET that cannot write its counts back changes nothing. */
+		if (op->priv && !err) {
 			unsigned int held = 0, pending = 0, e;
 
 			for (e = 0; e < NR_EVENTS; e++) {
@@ -1134,13 +1148,10 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			}
 			memset(m->pool, 0, sizeof(m->pool));
 			memset(m->flags, 0, sizeof(m->flags));
-			m->unbound_set = false;
-			if (!err) {
-				memcpy(&reset, op->arg, sizeof(reset));
-				if (reset.ids_held != held || reset.flags_pending != pending)
-					report(f, op, err, "model: reset found %u/%u, expected %u/%u",
-					       reset.ids_held, reset.flags_pending, held, pending);
-			}
+			memcpy(&reset, op->arg, sizeof(reset));
+			if (reset.ids_held != held || reset.flags_pending != pending)
+				report(f, op, err, "model: reset found %u/%u, expected %u/%u",
+				       reset.ids_held, reset.flags_pending, held, pending);
 		}
 		if (!err && op->checked) {
 			memcpy(&reset, op->arg, sizeof(reset));

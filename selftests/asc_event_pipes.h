@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the selftests of pipe roles, checked mode, deadlock detection, leak
- * reports and observability include: asc_event_test.h, the helpers for
+ * What the selftests of pipe roles, checked mode, deadlock detection,
+ * reports, issued instructions and observability include:
+ * asc_event_test.h, the helpers for
  * HardEvents and pipes, worker threads, text, the module-wide counters,
  * the kernel log and debugfs (asc_test_*.h), and the assertions over them
  * that need the harness: starting workers, reading and checking the

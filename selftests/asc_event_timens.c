@@ -7,9 +7,11 @@
  * namespace whose monotonic clock is 10 days ahead of the host's (or 2 s
  * behind): its 200 ms wait must still take 200 ms, and its past deadline
  * must still not sleep.  An untranslated deadline would block for 10 days
- * (the child is then killed) or return at once.  The children fetch the
- * ID they wait on first, as a program does: checked mode (the default)
- * refuses hand-written IDs.
+ * (the child is then killed) or return at once.  The process that called
+ * unshare(CLONE_NEWTIME) itself stays in its old namespace: its own waits
+ * use its own clock, not its children's.  The children fetch the ID they
+ * wait on first, as a program does: checked mode (the default) refuses
+ * hand-written IDs.
  */
 #include "asc_event_test.h"
 
@@ -165,6 +167,19 @@ TEST_F_TIMEOUT(timens, set_wakes_deadline_wait, 10)
 	if (!offset_children(_metadata, variant->offset_sec))
 		return;
 	in_namespace(_metadata, self->fd, variant->offset_sec, set_wakes_deadline_wait);
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/*
+ * The process that made the namespace for its children is not in it: its
+ * own 200 ms wait takes 200 ms of its own clock, whatever the children's
+ * offset.
+ */
+TEST_F_TIMEOUT(timens, wait_in_the_unsharing_process, 10)
+{
+	if (!offset_children(_metadata, variant->offset_sec))
+		return;
+	ASSERT_EQ(0, wait_times_out_on_time(self->fd));
 	ASSERT_RESET(self->fd, 0, 0);
 }
 

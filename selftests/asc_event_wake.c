@@ -2,9 +2,10 @@
 /*
  * asc_event selftests: blocked waits and the sets that wake them.
  *
- * A wait blocks until its own flag is set; a set wakes exactly one waiter
- * and hands it the flag; N sets wake N waiters; a waiter whose deadline
- * passes times out even while others of the same flag are woken.
+ * A wait blocks until its own flag is set; a set wakes exactly one waiter,
+ * the one that has waited longest, and hands it the flag; N sets wake N
+ * waiters; a waiter whose deadline passes times out even while others of
+ * the same flag are woken.
  *
  * The IDs are allocated or fetched before they are set and waited on, as
  * a correct program does: checked mode (the default) refuses hand-written
@@ -240,6 +241,33 @@ TEST_F_TIMEOUT(wake, n_sets_hand_off_to_n_waiters, 10)
 	ASSERT_EQ(-ETIMEDOUT, asc_wait(self->fd, EV, 0, 0));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
 	ASSERT_RESET(self->fd, 0, 1);
+}
+
+/* The waiters of one flag are woken in the order they began to wait. */
+TEST_F_TIMEOUT(wake, oldest_waiter_first, 20)
+{
+	struct asc_waiter w[NWAIT];
+	int i, k;
+
+	ASSERT_EQ(0, asc_fetch(self->fd, EV));
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS));
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_set(self->fd, EV, 0));
+		ASSERT_EQ(i + 1, wait_done(w, NWAIT, i + 1, 2000));
+		for (k = 0; k < NWAIT; k++) {
+			ASSERT_EQ(k <= i, atomic_load(&w[k].done)) {
+				TH_LOG("set %d woke waiter %d instead of waiter %d", i, k, i);
+			}
+		}
+	}
+	for (i = 0; i < NWAIT; i++) {
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000));
+		ASSERT_EQ(0, w[i].ret);
+	}
+	ASSERT_RESET(self->fd, 0, 0);
 }
 
 TEST_F_TIMEOUT(wake, huge_deadline_blocks, 10)

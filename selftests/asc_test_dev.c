@@ -133,3 +133,18 @@ int asc_set_mode(int fd, __u32 mode)
 {
 	return asc_set_mode_pad(fd, mode, 0);
 }
+
+long long asc_issue(int fd, __u32 op, int event, int id)
+{
+	struct asc_event_issue is = { .op = op, .event = event, .id = id };
+	int ret = asc_ioctl(fd, ASC_EVENT_IOC_ISSUE, &is);
+
+	return ret ? ret : (long long)is.ticket;
+}
+
+int asc_execute(int fd, long long ticket, __u64 deadline)
+{
+	struct asc_event_execute ex = { .ticket = (__u64)ticket, .deadline = deadline };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_EXECUTE, &ex);
+}

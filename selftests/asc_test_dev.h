@@ -183,4 +183,25 @@ int asc_set_mode_pad(int fd, __u32 mode, __u32 pad);
  */
 int asc_set_mode(int fd, __u32 mode);
 
+/**
+ * asc_issue() - %ASC_EVENT_IOC_ISSUE.
+ * @fd: open device.
+ * @op: %ASC_EVENT_OP_SET or %ASC_EVENT_OP_WAIT (or anything, to test).
+ * @event: HardEvent.
+ * @id: event ID.
+ *
+ * Return: the ticket (positive), or -errno.
+ */
+long long asc_issue(int fd, __u32 op, int event, int id);
+
+/**
+ * asc_execute() - %ASC_EVENT_IOC_EXECUTE.
+ * @fd: open device.
+ * @ticket: from asc_issue().
+ * @deadline: for a wait.
+ *
+ * Return: 0 or -errno.
+ */
+int asc_execute(int fd, long long ticket, __u64 deadline);
+
 #endif /* ASC_TEST_DEV_H */

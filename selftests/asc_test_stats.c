@@ -17,7 +17,7 @@ const char *asc_stat_name(int i)
 		"err_not_allocated", "err_double_set", "err_busy_pipe", "err_wrong_pipe",
 		"err_timeout", "err_canceled", "err_interrupted", "err_deadlock",
 		"err_fault", "err_unknown_ioctl", "deadlocks", "leak_reports",
-		"leaked_ids", "leaked_flags",
+		"leaked_ids", "leaked_flags", "reports_suppressed",
 	};
 
 	return names[i];

@@ -26,6 +26,7 @@ int asc_worker_run_op(int fd, int op, int a, int b, __u64 deadline)
 	case ASC_OP_SET: return asc_set(fd, a, b);
 	case ASC_OP_WAIT: return asc_wait(fd, a, b, deadline);
 	case ASC_OP_RESET: return asc_reset(fd, NULL);
+	case ASC_OP_EXECUTE: return asc_execute(fd, a, deadline);
 	}
 	return -ENOSYS;
 }

@@ -12,7 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include <linux/types.h>
+#include <linux/asc_event.h>	/* ASC_EVENT_WAIT_FOREVER, for W_EXEC() */
 
 /*
  * What a worker runs.  Each is one ioctl on the worker's fd (ALLOC and FETCH
@@ -26,6 +26,7 @@ enum asc_op {
 	ASC_OP_SET,		/* a = event, b = id */
 	ASC_OP_WAIT,		/* a = event, b = id, deadline */
 	ASC_OP_RESET,
+	ASC_OP_EXECUTE,		/* a = ticket, deadline */
 	ASC_OP_QUIT,
 };
 
@@ -52,7 +53,7 @@ enum asc_op {
  * @op: enum asc_op of the last posted op.
  * @a: first argument.
  * @b: second argument.
- * @deadline: deadline of an %ASC_OP_WAIT.
+ * @deadline: deadline of an %ASC_OP_WAIT or %ASC_OP_EXECUTE.
  * @delay_ms: sleep before the ioctl.
  * @posted: ops posted so far.
  * @done: ops finished so far.
@@ -87,7 +88,7 @@ struct asc_worker {
  * @op: enum asc_op.
  * @a: first argument.
  * @b: second argument.
- * @deadline: for %ASC_OP_WAIT.
+ * @deadline: for %ASC_OP_WAIT and %ASC_OP_EXECUTE.
  *
  * Return: what the ioctl wrapper returned.
  */
@@ -123,7 +124,7 @@ void asc_worker_set_fd(struct asc_worker *w, int fd);
  * @op: enum asc_op.
  * @a: first argument.
  * @b: second argument.
- * @deadline: for %ASC_OP_WAIT.
+ * @deadline: for %ASC_OP_WAIT and %ASC_OP_EXECUTE.
  * @delay_ms: sleep this long before the ioctl.
  *
  * Return: 0, or -EBUSY while the previous op runs.
@@ -154,7 +155,7 @@ bool asc_worker_idle(struct asc_worker *w);
  * @op: enum asc_op.
  * @a: first argument.
  * @b: second argument.
- * @deadline: for %ASC_OP_WAIT.
+ * @deadline: for %ASC_OP_WAIT and %ASC_OP_EXECUTE.
  *
  * Return: the op's result, %ASC_WORKER_BUSY when it did not finish within
  * %ASC_WORKER_MS or -EBUSY when the worker was not idle.
@@ -202,5 +203,8 @@ void asc_workers_stop(struct asc_worker *w, int n, int fd);
 #define W_WAIT(w, ev, id, dl)		asc_worker_do((w), ASC_OP_WAIT, (ev), (id), (dl))
 /* Start a wait on W and return at once (0, or -EBUSY if W is busy). */
 #define W_WAIT_POST(w, ev, id, dl)	asc_worker_post((w), ASC_OP_WAIT, (ev), (id), (dl), 0)
+#define W_EXEC(w, t)			asc_worker_do((w), ASC_OP_EXECUTE, (int)(t), 0, \
+					      ASC_EVENT_WAIT_FOREVER)
+#define W_EXEC_POST(w, t, dl)		asc_worker_post((w), ASC_OP_EXECUTE, (int)(t), 0, (dl), 0)
 
 #endif /* ASC_TEST_WORKER_H */

@@ -6,15 +6,17 @@
  * JSON object format of the Trace Event Format, which ui.perfetto.dev and
  * chrome://tracing open.  Each TPipe is a process (pid = its serial number,
  * process_name "TPipe <n> (<comm>)"), each of its lanes a thread
- * (tid = 100 * serial + lane rank + 1, thread_name the pipe or "unbound";
- * sort indexes keep the data path order).  Waits are complete events ("X")
+ * (tid = ASC_TL_MAX_LANES * k + l + 1 for lane l of the k-th TPipe of the
+ * trace: unique in the whole file, as viewers key threads by tid; thread_name
+ * the pipe or "unbound"; sort indexes keep the data path order).  Waits are complete events ("X")
  * from wait_start to wait_end; sets, allocs, fetches, releases and deadlock
  * reports are thread instants ("i"), resets and leak reports process
  * instants.  A set and the wait that consumed its flag are joined by a flow
  * ("s" on the set, "f" 1 ns before the end of the wait, binding to it as
  * the enclosing slice): only when the set comes first in time, as flows
  * cannot go backwards.  Timestamps are
- * microseconds since the first record, with nanosecond decimals.
+ * microseconds since the first record, with nanosecond decimals.  Strings
+ * are valid UTF-8: a byte of a task name that is not is written as U+FFFD.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -23,16 +25,24 @@
 
 static void json_string(FILE *f, const char *s)
 {
+	size_t len;
+
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = *s;
 
-		if (c == '"' || c == '\\')
+		len = asc_utf8_len(s);
+		if (!len) {
+			fputs("\\ufffd", f);
+			len = 1;
+		} else if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+		} else {
+			fwrite(s, 1, len, f);
+		}
+		s += len;
 	}
 	fputc('"', f);
 }
@@ -43,9 +53,9 @@ static void json_us(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
-static int lane_tid(const struct asc_timeline *tl, int tpipe, int lane)
+static uint64_t lane_tid(int tpipe, int lane)
 {
-	return tl->tpipes[tpipe].serial * 100 + tl->tpipes[tpipe].lanes[lane].rank + 1;
+	return (uint64_t)tpipe * ASC_TL_MAX_LANES + lane + 1;
 }
 
 static void json_metadata(FILE *f, const struct asc_timeline *tl, bool *first)
@@ -56,22 +66,23 @@ static void json_metadata(FILE *f, const struct asc_timeline *tl, bool *first)
 	for (i = 0; i < tl->nr_tpipes; i++) {
 		const struct asc_tl_tpipe *tp = &tl->tpipes[i];
 
-		snprintf(name, sizeof(name), "TPipe %d (%s)", tp->serial, tp->comm);
-		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":0,"
-			"\"args\":{\"name\":", *first ? "" : ",", tp->serial);
+		snprintf(name, sizeof(name), "TPipe %" PRIu32 " (%s)", tp->serial, tp->comm);
+		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu32
+			",\"tid\":0,\"args\":{\"name\":", *first ? "" : ",", tp->serial);
 		json_string(f, name);
-		fprintf(f, "}},\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,"
-			"\"tid\":0,\"args\":{\"sort_index\":%d}}", tp->serial, tp->serial);
+		fprintf(f, "}},\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%" PRIu32
+			",\"tid\":0,\"args\":{\"sort_index\":%d}}", tp->serial, i);
 		*first = false;
 		for (l = 0; l < tp->nr_lanes; l++) {
-			int tid = lane_tid(tl, i, l);
+			uint64_t tid = lane_tid(i, l);
 
 			fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\","
-				"\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", tp->serial, tid);
+				"\"pid\":%" PRIu32 ",\"tid\":%" PRIu64 ",\"args\":{\"name\":",
+				tp->serial, tid);
 			json_string(f, tp->lanes[l].label);
-			fprintf(f, "}},\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,"
-				"\"tid\":%d,\"args\":{\"sort_index\":%d}}", tp->serial, tid,
-				tp->lanes[l].rank);
+			fprintf(f, "}},\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%"
+				PRIu32 ",\"tid\":%" PRIu64 ",\"args\":{\"sort_index\":%d}}",
+				tp->serial, tid, l);
 		}
 	}
 }
@@ -126,9 +137,9 @@ static void json_item(FILE *f, const struct asc_timeline *tl, const struct asc_t
 	asc_tl_item_title(it, name, sizeof(name));
 	fprintf(f, ",\n{\"name\":");
 	json_string(f, name);
-	fprintf(f, ",\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":",
+	fprintf(f, ",\"cat\":\"%s\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu64 ",\"ts\":",
 		it->kind == ASC_TL_WAIT ? "wait" : asc_rec_kind_name(it->rec->kind), tp->serial,
-		it->lane >= 0 ? lane_tid(tl, it->tpipe, it->lane) : 0);
+		it->lane >= 0 ? lane_tid(it->tpipe, it->lane) : 0);
 	json_us(f, it->start);
 	switch (it->kind) {
 	case ASC_TL_WAIT:
@@ -150,16 +161,16 @@ static void json_item(FILE *f, const struct asc_timeline *tl, const struct asc_t
 
 /* The flow of hand-off @n, right after the item it starts or ends. */
 static void json_flow(FILE *f, const struct asc_timeline *tl, const struct asc_tl_item *it,
-		      int n, bool start)
+		      size_t n, bool start)
 {
 	const struct asc_tl_flow *fl = &tl->flows[n - 1];
 	const struct asc_tl_item *set = &tl->items[fl->set], *wait = &tl->items[fl->wait];
 
 	if (set->start >= wait->end)
 		return;
-	fprintf(f, ",\n{\"name\":\"flag\",\"cat\":\"flag\",\"ph\":\"%s\",\"id\":%d,"
-		"\"pid\":%d,\"tid\":%d,\"ts\":", start ? "s" : "f\",\"bp\":\"e", n,
-		tl->tpipes[it->tpipe].serial, lane_tid(tl, it->tpipe, it->lane));
+	fprintf(f, ",\n{\"name\":\"flag\",\"cat\":\"flag\",\"ph\":\"%s\",\"id\":%zu,"
+		"\"pid\":%" PRIu32 ",\"tid\":%" PRIu64 ",\"ts\":", start ? "s" : "f\",\"bp\":\"e",
+		n, tl->tpipes[it->tpipe].serial, lane_tid(it->tpipe, it->lane));
 	/* The end goes just inside the wait it binds to, still after the set. */
 	json_us(f, start ? it->start : it->end - 1 > set->start ? it->end - 1 : it->end);
 	fputs("}", f);

@@ -12,7 +12,9 @@
  * waits that timed out orange; hand-offs are thin arrows from a set to the
  * end of the wait it satisfied.  Every mark has a <title>, the
  * tooltip a browser shows.  Only generic font families are named: nothing
- * is loaded from outside the file.
+ * is loaded from outside the file.  Text from the trace (task names, lane
+ * names, the command) is escaped, and what is not valid UTF-8 or not an XML
+ * character becomes U+FFFD.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,9 +57,25 @@ struct svg_ctx {
 	int lane_y[];
 };
 
+/* U+FFFE and U+FFFF: valid UTF-8, but not XML characters. */
+static bool xml_nonchar(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	return len == 3 && u[0] == 0xef && u[1] == 0xbf && u[2] >= 0xbe;
+}
+
 static void svg_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	size_t len;
+
+	for (; *s; s += len) {
+		len = asc_utf8_len(s);
+		if (!len || xml_nonchar(s, len)) {
+			fputs("&#xfffd;", f);
+			len = len ? len : 1;
+			continue;
+		}
 		switch (*s) {
 		case '<':
 			fputs("&lt;", f);
@@ -72,8 +90,9 @@ static void svg_text(FILE *f, const char *s)
 			fputs("&quot;", f);
 			break;
 		default:
+			/* Control characters are not XML characters either. */
 			if ((unsigned char)*s >= 0x20 && *s != 0x7f)
-				fputc(*s, f);
+				fwrite(s, 1, len, f);
 			break;
 		}
 	}
@@ -110,8 +129,9 @@ static void svg_title(const struct svg_ctx *c, const struct asc_tl_item *it)
 
 	asc_tl_item_title(it, what, sizeof(what));
 	fmt_time(at, sizeof(at), it->start);
-	fprintf(c->f, "<title>TPipe %d %s: ", tp->serial,
-		it->lane >= 0 ? tp->lanes[it->lane].label : "");
+	fprintf(c->f, "<title>TPipe %" PRIu32 " ", tp->serial);
+	svg_text(c->f, it->lane >= 0 ? tp->lanes[it->lane].label : "");
+	fputs(": ", c->f);
 	svg_text(c->f, what);
 	fprintf(c->f, " at %s", at);
 	if (it->kind == ASC_TL_WAIT) {
@@ -142,7 +162,7 @@ static uint64_t tick_step(uint64_t span)
 
 static void svg_axis(const struct svg_ctx *c, int bottom)
 {
-	uint64_t step = tick_step(c->span), unit, t;
+	uint64_t step = tick_step(c->span), nr_ticks = c->span / step, unit, t, i;
 	const char *uname;
 	double x;
 
@@ -162,7 +182,9 @@ static void svg_axis(const struct svg_ctx *c, int bottom)
 	fprintf(c->f, "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333\">\n");
 	fprintf(c->f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
 		SVG_LEFT, SVG_AXIS_Y, SVG_LEFT + SVG_PLOT, SVG_AXIS_Y);
-	for (t = 0; t <= c->span; t += step) {
+	/* Counted, not t += step up to the span: t would wrap near 2^64. */
+	for (i = 0; i <= nr_ticks; i++) {
+		t = i * step;
 		x = svg_x(c, t);
 		fprintf(c->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#333\"/>"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e0e0e0\"/>"
@@ -184,7 +206,8 @@ static void svg_lanes(const struct svg_ctx *c)
 
 		y = c->lane_y[i];
 		fprintf(c->f, "<text x=\"%d\" y=\"%d\" " FONT " font-size=\"13\" "
-			"font-weight=\"bold\" fill=\"#222\">TPipe %d (", 8, y - 7, tp->serial);
+			"font-weight=\"bold\" fill=\"#222\">TPipe %" PRIu32 " (", 8, y - 7,
+			tp->serial);
 		svg_text(c->f, tp->comm);
 		fputs(")</text>\n", c->f);
 		for (l = 0; l < tp->nr_lanes; l++, y += SVG_LANE) {

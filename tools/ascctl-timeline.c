@@ -18,9 +18,10 @@
  * until the next set of its flag.  A reset clears the TPipe's flags and
  * forgets both.
  *
- * The trace file has microseconds; records keep their order (the kernel
- * merges the per-CPU buffers by nanosecond time) by moving each one at least
- * 1 ns after the one before.
+ * Records come in time order, in ns (the per-CPU buffers merged by their
+ * timestamps); the rare record whose time equals or precedes the one before
+ * (equal ns on two CPUs, or a saved text trace's microseconds) is moved
+ * 1 ns after it, so that the timeline keeps the order of the trace.
  */
 #define _GNU_SOURCE
 #include <asc.h>
@@ -192,7 +193,7 @@ static bool rec_has_lane(const struct asc_rec *r)
 	return r->kind != ASC_REC_RESET && r->kind != ASC_REC_LEAK;
 }
 
-static int find_tpipe(const struct asc_timeline *tl, int serial)
+static int find_tpipe(const struct asc_timeline *tl, uint32_t serial)
 {
 	int lo = 0, hi = tl->nr_tpipes;
 
@@ -226,9 +227,9 @@ static int cmp_lane(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int cmp_int(const void *a, const void *b)
+static int cmp_u32(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return (x > y) - (x < y);
 }
@@ -237,15 +238,15 @@ static int cmp_int(const void *a, const void *b)
 static int collect_tpipes(struct asc_timeline *tl)
 {
 	const struct asc_trace *tr = tl->trace;
-	int *serials, n = 0, i;
-	size_t r;
+	uint32_t *serials;
+	size_t r, n = 0, i;
 
 	serials = malloc((tr->nr_recs + 1) * sizeof(*serials));
 	if (!serials)
 		return -1;
 	for (r = 0; r < tr->nr_recs; r++)
 		serials[n++] = tr->recs[r].tpipe;
-	qsort(serials, n, sizeof(*serials), cmp_int);
+	qsort(serials, n, sizeof(*serials), cmp_u32);
 	tl->tpipes = calloc(n + 1, sizeof(*tl->tpipes));
 	if (!tl->tpipes) {
 		free(serials);
@@ -271,7 +272,7 @@ static int collect_tpipes(struct asc_timeline *tl)
 		snprintf(lane->name, sizeof(lane->name), "%s", name);
 		lane->rank = lane_rank(name);
 	}
-	for (i = 0; i < tl->nr_tpipes; i++) {
+	for (i = 0; i < (size_t)tl->nr_tpipes; i++) {
 		struct asc_tl_tpipe *tp = &tl->tpipes[i];
 		int l;
 
@@ -367,7 +368,7 @@ static int add_flow(struct tl_builder *b, long set, long wait)
 	return 0;
 }
 
-static void forget_flags(struct tl_builder *b, int serial)
+static void forget_flags(struct tl_builder *b, uint32_t serial)
 {
 	b->epoch[find_tpipe(b->tl, serial)]++;
 }
@@ -517,7 +518,9 @@ int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace)
 	for (r = 0; r < trace->nr_recs; r++) {
 		uint64_t t = trace->recs[r].ts > tl->t0 ? trace->recs[r].ts - tl->t0 : 0;
 
-		b.ts[r] = r && t <= b.ts[r - 1] ? b.ts[r - 1] + 1 : t;
+		if (r && t <= b.ts[r - 1])
+			t = b.ts[r - 1] < UINT64_MAX ? b.ts[r - 1] + 1 : UINT64_MAX;
+		b.ts[r] = t;
 	}
 	tl->span = trace->nr_recs ? b.ts[trace->nr_recs - 1] : 0;
 

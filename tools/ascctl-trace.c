@@ -2,12 +2,14 @@
 /*
  * ascctl trace: record the asc_event tracepoints while a command runs.
  *
- * A private tracefs instance (instances/ascctl-<pid>) keeps the recording
- * apart from anything else using ftrace: its own ring buffer, trace_clock
- * mono (CLOCK_MONOTONIC, the clock of the driver's wait deadlines), only the
- * events of the asc_event system.  They are recorded for every process while
- * COMMAND runs; then the instance's "trace" file is read, the instance is
- * removed, and the lines are parsed into struct asc_rec for the timeline.
+ * A private tracefs instance (instances/ascctl-<pid>, made with libtracefs)
+ * keeps the recording apart from anything else using ftrace: its own ring
+ * buffer, trace_clock mono (CLOCK_MONOTONIC, the clock of the driver's wait
+ * deadlines), only the events of the asc_event system.  They are recorded
+ * for every process while COMMAND runs; then the binary per-CPU buffers
+ * (trace_pipe_raw) are read with libtracefs, merged in time order, each
+ * record with its nanosecond timestamp, its fields read by name through the
+ * event format files (ascctl-binary.c); then the instance is removed.
  *
  * The instance must not outlive us: setup failures, COMMAND failing to
  * start, and SIGINT/SIGTERM/SIGHUP all end in the same cleanup.  A signal
@@ -15,11 +17,13 @@
  * sent to ascctl alone is passed on to COMMAND; a second one kills COMMAND
  * with SIGKILL.  An instance left behind by an ascctl that was killed
  * outright is removed by the next trace.
+ *
+ * trace -i converts a saved trace instead: a trace-cmd trace.dat
+ * (ascctl-binary.c) or a tracefs text trace (ascctl-text.c).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <event-parse.h>
 #include <getopt.h>
 #include <limits.h>
 #include <linux/magic.h>
@@ -31,6 +35,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
+#include <tracefs.h>
 #include <unistd.h>
 
 #include "ascctl.h"
@@ -66,193 +71,46 @@ const char *asc_rec_kind_name(enum asc_rec_kind kind)
 	return kind < ASC_REC_NR_KINDS ? rec_kind_names[kind] : "?";
 }
 
-static int parse_ts(const char *s, const char *end, uint64_t *ns)
+/**
+ * asc_rec_kind_from_name() - the record kind of a tracepoint name.
+ * @name: the name without "asc_event_", e.g. "wait_end"; need not end there.
+ * @len: its length.
+ *
+ * Return: the &enum asc_rec_kind, or -1 for a name ascctl does not know.
+ */
+int asc_rec_kind_from_name(const char *name, size_t len)
 {
-	uint64_t sec = 0, frac = 0;
-	int digits = 0;
+	int kind;
 
-	if (s == end || *s < '0' || *s > '9')
-		return -1;
-	for (; s < end && *s >= '0' && *s <= '9'; s++)
-		sec = sec * 10 + (*s - '0');
-	if (s < end && *s == '.') {
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++) {
-			if (digits < 9) {
-				frac = frac * 10 + (*s - '0');
-				digits++;
-			}
-		}
-	}
-	if (s != end)
-		return -1;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	*ns = sec * 1000000000ull + frac;
-	return 0;
-}
-
-static void copy_name(char *dst, size_t size, const char *src, size_t len)
-{
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-static int parse_int(const char *v, int *out)
-{
-	char *end;
-	long n;
-
-	errno = 0;
-	n = strtol(v, &end, 10);
-	if (errno || end == v || *end || n < INT_MIN || n > INT_MAX)
-		return -1;
-	*out = n;
-	return 0;
-}
-
-static int parse_field(struct asc_rec *rec, const char *key, const char *v, size_t vlen)
-{
-	char val[32];
-	int n = 0;
-
-	copy_name(val, sizeof(val), v, vlen);
-	if (!strcmp(key, "pipe")) {
-		copy_name(rec->pipe, sizeof(rec->pipe), v, vlen);
-		return 0;
-	}
-	if (!strcmp(key, "event")) {
-		copy_name(rec->event, sizeof(rec->event), v, vlen);
-		return 0;
-	}
-	if (!strcmp(key, "at")) {
-		copy_name(rec->at, sizeof(rec->at), v, vlen);
-		return 0;
-	}
-	if (!strcmp(key, "waited_ns")) {
-		char *end;
-
-		errno = 0;
-		rec->waited_ns = strtoull(val, &end, 10);
-		return errno || end == val || *end ? -1 : 0;
-	}
-	if (parse_int(val, &n))
-		return strcmp(key, "tpipe") ? 0 : -1;
-	if (!strcmp(key, "tpipe"))
-		rec->tpipe = n;
-	else if (!strcmp(key, "id"))
-		rec->id = n;
-	else if (!strcmp(key, "ret"))
-		rec->ret = n;
-	else if (!strcmp(key, "forever"))
-		rec->forever = n;
-	else if (!strcmp(key, "ids_held") || !strcmp(key, "ids"))
-		rec->ids = n;
-	else if (!strcmp(key, "flags_pending") || !strcmp(key, "flags"))
-		rec->flags = n;
-	return 0;
+	for (kind = 0; kind < ASC_REC_NR_KINDS; kind++)
+		if (strlen(rec_kind_names[kind]) == len && !strncmp(name, rec_kind_names[kind], len))
+			return kind;
+	return -1;
 }
 
 /**
- * asc_parse_trace_line() - parse one line of a tracefs "trace" file.
- * @line: the line, with or without its newline.
- * @rec: where the record goes.
+ * asc_trace_add() - append a record to a trace.
+ * @tr: the trace.
+ * @rec: the record, copied.
  *
- * A line is "<comm>-<tid> [<cpu>] <flags> <secs>.<usecs>: asc_event_<name>:
- * key=value ...".  The comm may hold spaces and dashes; the flags column is
- * there or not (irq-info).  Keys the tracepoint does not print keep the
- * defaults documented at &struct asc_rec; unknown keys are ignored.
- *
- * Return: 0, or -1 when the line is not an asc_event record (a comment, a
- * lost-events note, another event, or malformed).
+ * Return: 0, or -1 when out of memory.
  */
-int asc_parse_trace_line(const char *line, struct asc_rec *rec)
+int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec)
 {
-	const char *ev, *ts, *cpu = NULL, *task, *task_end, *dash, *p, *name;
-	size_t name_len;
-	char key[ASC_NAME_MAX];
-	int kind;
+	if (tr->nr_recs == tr->cap_recs) {
+		size_t ncap = tr->cap_recs ? 2 * tr->cap_recs : 1024;
+		struct asc_rec *n = realloc(tr->recs, ncap * sizeof(*n));
 
-	if (*line == '#')
-		return -1;
-	ev = strstr(line, ": asc_event_");
-	if (!ev)
-		return -1;
-	memset(rec, 0, sizeof(*rec));
-	rec->tpipe = -1;
-	rec->id = -1;
-
-	for (ts = ev; ts > line && ts[-1] != ' '; ts--)
-		;
-	if (parse_ts(ts, ev, &rec->ts))
-		return -1;
-	for (p = line; p + 1 < ts; p++)
-		if (p[0] == ' ' && p[1] == '[')
-			cpu = p;
-	if (!cpu)
-		return -1;
-	for (task = line; task < cpu && *task == ' '; task++)
-		;
-	for (task_end = cpu; task_end > task && task_end[-1] == ' '; task_end--)
-		;
-	for (dash = task_end; dash > task && dash[-1] != '-'; dash--)
-		;
-	if (dash == task)
-		return -1;
-	copy_name(rec->comm, sizeof(rec->comm), task, dash - 1 - task);
-	{
-		char tid[16];
-
-		copy_name(tid, sizeof(tid), dash, task_end - dash);
-		if (parse_int(tid, &rec->tid))
+		if (!n)
 			return -1;
+		tr->recs = n;
+		tr->cap_recs = ncap;
 	}
-
-	name = ev + 2 + strlen("asc_event_");
-	name_len = strcspn(name, ":");
-	if (name[name_len] != ':')
-		return -1;
-	for (kind = 0; kind < ASC_REC_NR_KINDS; kind++)
-		if (strlen(rec_kind_names[kind]) == name_len &&
-		    !strncmp(name, rec_kind_names[kind], name_len))
-			break;
-	if (kind == ASC_REC_NR_KINDS)
-		return -1;
-	rec->kind = kind;
-
-	for (p = name + name_len + 1; *p; ) {
-		const char *tok, *eq;
-		size_t len;
-
-		while (*p == ' ')
-			p++;
-		tok = p;
-		len = strcspn(tok, " \n");
-		p = tok + len;
-		if (!len)
-			break;
-		eq = memchr(tok, '=', len);
-		if (!eq || eq == tok)
-			continue;
-		copy_name(key, sizeof(key), tok, eq - tok);
-		if (parse_field(rec, key, eq + 1, tok + len - eq - 1))
-			return -1;
-	}
-	return rec->tpipe < 0 ? -1 : 0;
+	tr->recs[tr->nr_recs++] = *rec;
+	return 0;
 }
 
 /* ---- tracefs --------------------------------------------------------------- */
-
-/**
- * struct tracefs - the instance this run records into.
- * @root: where tracefs is mounted.
- * @inst: the instance directory, "" until created.
- */
-struct tracefs {
-	char root[PATH_MAX];
-	char inst[PATH_MAX];
-};
 
 static bool fs_is(const char *path, long magic)
 {
@@ -261,238 +119,265 @@ static bool fs_is(const char *path, long magic)
 	return !statfs(path, &st) && st.f_type == magic;
 }
 
-static int find_tracefs(struct tracefs *t)
+/* Where tracefs is, mounted if it is not; libtracefs works there. */
+static int find_tracefs(void)
 {
-	static const char *const tracing = "/sys/kernel/tracing";
-	static const char *const debug_tracing = "/sys/kernel/debug/tracing";
+	static char tracing[] = "/sys/kernel/tracing";
+	static char debug_tracing[] = "/sys/kernel/debug/tracing";
+	char *root = NULL;
 	int err;
 
 	if (fs_is(tracing, TRACEFS_MAGIC) ||
 	    !mount("tracefs", tracing, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-		snprintf(t->root, sizeof(t->root), "%s", tracing);
-		return 0;
+		root = tracing;
+	} else {
+		err = errno;
+		if (!fs_is("/sys/kernel/debug", DEBUGFS_MAGIC))
+			mount("debugfs", "/sys/kernel/debug", "debugfs",
+			      MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+		if (fs_is(debug_tracing, TRACEFS_MAGIC))
+			root = debug_tracing;
 	}
-	err = errno;
-	if (!fs_is("/sys/kernel/debug", DEBUGFS_MAGIC))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		      NULL);
-	if (fs_is(debug_tracing, TRACEFS_MAGIC)) {
-		snprintf(t->root, sizeof(t->root), "%s", debug_tracing);
+	if (root && !tracefs_set_tracing_dir(root))
 		return 0;
-	}
+	if (root)
+		err = errno;
 	fprintf(stderr, "%s: trace: no tracefs at %s and cannot mount it: %s%s\n", ascctl_prog,
 		tracing, strerror(err), err == EPERM ? " (run as root)" : "");
 	return -1;
 }
 
-static int path_in(char *buf, size_t size, const char *dir, const char *file)
-{
-	if ((size_t)snprintf(buf, size, "%s/%s", dir, file) >= size) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
-}
-
-/* Write @val to @file of directory @dir; 0 or -1 with errno. */
-static int write_file(const char *dir, const char *file, const char *val)
-{
-	char path[PATH_MAX];
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, err;
-
-	if (path_in(path, sizeof(path), dir, file))
-		return -1;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, len);
-	err = errno;
-	close(fd);
-	if (n != (ssize_t)len) {
-		errno = n < 0 ? err : EIO;
-		return -1;
-	}
-	return 0;
-}
-
-static int setting(const struct tracefs *t, const char *file, const char *val)
-{
-	if (!write_file(t->inst, file, val))
-		return 0;
-	fprintf(stderr, "%s: trace: writing '%s' to %s/%s: %s\n", ascctl_prog, val, t->inst, file,
-		strerror(errno));
-	return -1;
-}
-
 /* Stop recording and remove an instance; 0 or -1 with errno of the rmdir. */
-static int remove_instance(const char *inst)
+static int remove_instance(struct tracefs_instance *inst)
 {
-	int tries;
+	char *dir = tracefs_instance_get_dir(inst);
+	int tries, ret = -1;
 
-	write_file(inst, "tracing_on", "0");
-	write_file(inst, "events/enable", "0");
+	if (!dir)
+		return -1;
+	tracefs_trace_off(inst);
+	tracefs_event_disable(inst, NULL, NULL);
+	/* rmdir by hand: libtracefs would mark the instance gone at the first EBUSY. */
 	for (tries = 0; ; tries++) {
-		if (!rmdir(inst) || errno == ENOENT)
-			return 0;
+		if (!rmdir(dir) || errno == ENOENT) {
+			ret = 0;
+			break;
+		}
 		if (errno != EBUSY || tries == 50)
-			return -1;
+			break;
 		usleep(20000);
 	}
+	tracefs_put_tracing_file(dir);
+	return ret;
 }
 
 /* Instances of ascctl processes that no longer exist. */
-static void remove_stale_instances(const struct tracefs *t)
+static void remove_stale_instances(void)
 {
-	char dir[PATH_MAX], inst[PATH_MAX];
-	struct dirent *de;
-	char *end;
-	DIR *d;
+	struct tracefs_instance *inst;
+	char **names, *end;
 	long pid;
+	int i;
 
-	if (path_in(dir, sizeof(dir), t->root, "instances"))
+	names = tracefs_instances("^" TRACE_INSTANCE_PREFIX "[0-9]+$");
+	if (!names)
 		return;
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, TRACE_INSTANCE_PREFIX, strlen(TRACE_INSTANCE_PREFIX)))
-			continue;
-		pid = strtol(de->d_name + strlen(TRACE_INSTANCE_PREFIX), &end, 10);
+	for (i = 0; names[i]; i++) {
+		pid = strtol(names[i] + strlen(TRACE_INSTANCE_PREFIX), &end, 10);
 		if (*end || pid <= 0 || pid > INT_MAX || pid == getpid())
 			continue;
 		if (!kill(pid, 0) || errno != ESRCH)
 			continue;
-		if (path_in(inst, sizeof(inst), dir, de->d_name))
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
 			continue;
 		if (remove_instance(inst))
-			fprintf(stderr, "%s: trace: stale instance %s: %s\n", ascctl_prog, inst,
-				strerror(errno));
+			fprintf(stderr, "%s: trace: stale instance %s: %s\n", ascctl_prog,
+				names[i], strerror(errno));
 		else
 			fprintf(stderr, "%s: trace: removed stale instance %s\n", ascctl_prog,
-				inst);
+				names[i]);
+		tracefs_instance_free(inst);
 	}
-	closedir(d);
+	tracefs_list_free(names);
 }
 
-static int create_instance(struct tracefs *t)
+/* Our instance, new and empty: one of our pid left behind is removed first. */
+static struct tracefs_instance *create_instance(void)
 {
+	struct tracefs_instance *inst;
 	char name[64];
 
-	snprintf(name, sizeof(name), "instances/" TRACE_INSTANCE_PREFIX "%d", (int)getpid());
-	if (path_in(t->inst, sizeof(t->inst), t->root, name))
-		goto fail;
-	if (mkdir(t->inst, 0700) && (errno != EEXIST || remove_instance(t->inst) ||
-				     mkdir(t->inst, 0700)))
-		goto fail;
-	return 0;
-fail:
-	fprintf(stderr, "%s: trace: cannot create the tracefs instance %s: %s\n", ascctl_prog,
-		t->inst, strerror(errno));
-	t->inst[0] = '\0';
+	snprintf(name, sizeof(name), TRACE_INSTANCE_PREFIX "%d", (int)getpid());
+	inst = tracefs_instance_create(name);
+	if (inst && !tracefs_instance_is_new(inst)) {
+		if (remove_instance(inst)) {
+			tracefs_instance_free(inst);
+			inst = NULL;
+		} else {
+			tracefs_instance_free(inst);
+			inst = tracefs_instance_create(name);
+		}
+	}
+	if (!inst)
+		fprintf(stderr, "%s: trace: cannot create the tracefs instance %s: %s\n",
+			ascctl_prog, name, strerror(errno));
+	return inst;
+}
+
+static int setting(struct tracefs_instance *inst, const char *file, const char *val)
+{
+	if (tracefs_instance_file_write(inst, file, val) == (int)strlen(val))
+		return 0;
+	fprintf(stderr, "%s: trace: writing '%s' to %s/%s: %s\n", ascctl_prog, val,
+		tracefs_instance_get_name(inst), file, strerror(errno));
 	return -1;
 }
 
-static int setup_instance(const struct tracefs *t, unsigned int buffer_kb)
+static int setup_instance(struct tracefs_instance *inst, unsigned int buffer_kb)
 {
-	char path[PATH_MAX], kb[32];
-
-	if (path_in(path, sizeof(path), t->inst, "events/asc_event/enable") ||
-	    access(path, F_OK)) {
+	if (!tracefs_file_exists(inst, "events/asc_event/enable")) {
 		fprintf(stderr,
 			"%s: trace: no asc_event tracepoints: the module is not loaded (ascctl load) or too old\n",
 			ascctl_prog);
 		return -1;
 	}
-	snprintf(kb, sizeof(kb), "%u", buffer_kb);
-	if (setting(t, "tracing_on", "0") || setting(t, "trace_clock", "mono") ||
-	    setting(t, "buffer_size_kb", kb) || setting(t, "events/asc_event/enable", "1"))
+	if (tracefs_trace_off(inst)) {
+		fprintf(stderr, "%s: trace: cannot stop tracing in %s: %s\n", ascctl_prog,
+			tracefs_instance_get_name(inst), strerror(errno));
 		return -1;
+	}
+	if (setting(inst, "trace_clock", "mono"))
+		return -1;
+	if (tracefs_instance_set_buffer_size(inst, buffer_kb, -1)) {
+		fprintf(stderr, "%s: trace: cannot set the buffer of %s to %u KiB: %s\n",
+			ascctl_prog, tracefs_instance_get_name(inst), buffer_kb, strerror(errno));
+		return -1;
+	}
+	if (tracefs_event_enable(inst, "asc_event", NULL)) {
+		fprintf(stderr, "%s: trace: cannot enable the asc_event events: %s\n",
+			ascctl_prog, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
 /* What the kernel could not record: overwritten or dropped events. */
-static unsigned long long lost_events(const struct tracefs *t)
+static unsigned long long lost_events(struct tracefs_instance *inst)
 {
-	char dir[PATH_MAX], path[PATH_MAX], line[128];
 	unsigned long long lost = 0, n;
-	struct dirent *de;
-	DIR *d;
-	FILE *f;
+	char file[64], *stats, *line, *next;
+	int cpu, nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (path_in(dir, sizeof(dir), t->inst, "per_cpu"))
-		return 0;
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "cpu", 3) ||
-		    (size_t)snprintf(path, sizeof(path), "%s/%s/stats", dir, de->d_name) >=
-		    sizeof(path))
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		stats = tracefs_instance_file_read(inst, file, NULL);
+		if (!stats)
 			continue;
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f))
+		for (line = strtok_r(stats, "\n", &next); line; line = strtok_r(NULL, "\n", &next))
 			if (sscanf(line, "overrun: %llu", &n) == 1 ||
 			    sscanf(line, "dropped events: %llu", &n) == 1)
 				lost += n;
-		fclose(f);
+		free(stats);
 	}
-	closedir(d);
 	return lost;
 }
 
-static int add_rec(struct asc_trace *tr, size_t *cap, const struct asc_rec *rec)
-{
-	if (tr->nr_recs == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 1024;
-		struct asc_rec *n = realloc(tr->recs, ncap * sizeof(*n));
+/**
+ * struct raw_ctx - state of read_records() while libtracefs iterates.
+ * @tep: the asc_event formats and the comms.
+ * @tr: where the records go.
+ * @failed: out of memory.
+ */
+struct raw_ctx {
+	struct tep_handle *tep;
+	struct asc_trace *tr;
+	bool failed;
+};
 
-		if (!n)
-			return -1;
-		tr->recs = n;
-		*cap = ncap;
+static int raw_record(struct tep_event *event, struct tep_record *record, int cpu, void *data)
+{
+	struct raw_ctx *ctx = data;
+	struct asc_rec rec;
+
+	(void)cpu;
+	if (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
+		ctx->tr->skipped++;
+		return 0;
 	}
-	tr->recs[tr->nr_recs++] = *rec;
+	if (asc_trace_add(ctx->tr, &rec)) {
+		ctx->failed = true;
+		return 1;
+	}
 	return 0;
 }
 
-/* Parse a tracefs "trace" file (or a saved copy of one) at @path. */
-static int read_trace(const char *path, struct asc_trace *tr)
+/*
+ * What reading the records needs: the ring buffer's page header, the
+ * asc_event formats and the comms.  tracefs_local_events_system() would
+ * also parse /proc/kallsyms, seconds in a small guest, for nothing: the
+ * asc_event records hold no addresses.
+ */
+static struct tep_handle *load_formats(void)
 {
-	unsigned long long n;
-	struct asc_rec rec;
-	size_t len = 0, cap = 0;
-	char *line = NULL;
-	FILE *f;
-	int cpu, ret = 0;
+	struct tep_handle *tep = tep_alloc();
+	char **events = NULL, *buf = NULL;
+	int size, i;
 
-	f = fopen(path, "re");
-	if (!f) {
-		fprintf(stderr, "%s: trace: %s: %s\n", ascctl_prog, path, strerror(errno));
+	if (!tep)
+		return NULL;
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!buf || tep_parse_header_page(tep, buf, size, sizeof(long)))
+		goto fail;
+	tep_set_long_size(tep, tep_get_header_page_size(tep));
+	events = tracefs_system_events(tracefs_tracing_dir(), "asc_event");
+	if (!events)
+		goto fail;
+	for (i = 0; events[i]; i++) {
+		free(buf);
+		buf = tracefs_event_file_read(NULL, "asc_event", events[i], "format", &size);
+		if (!buf || tep_parse_event(tep, buf, size, "asc_event"))
+			goto fail;
+	}
+	free(buf);
+	tracefs_list_free(events);
+	tracefs_load_cmdlines(NULL, tep);
+	return tep;
+fail:
+	free(buf);
+	tracefs_list_free(events);
+	tep_free(tep);
+	return NULL;
+}
+
+/*
+ * The instance's records, from its binary per-CPU buffers, oldest first.
+ * The formats and saved_cmdlines are read now, after COMMAND ran, so that
+ * the comms are those of its tasks.
+ */
+static int read_records(struct tracefs_instance *inst, struct asc_trace *tr)
+{
+	struct raw_ctx ctx = { .tr = tr };
+	int ret = 0;
+
+	ctx.tep = load_formats();
+	if (!ctx.tep || !tep_find_event_by_name(ctx.tep, "asc_event", "asc_event_set")) {
+		fprintf(stderr, "%s: trace: cannot read the asc_event formats from tracefs\n",
+			ascctl_prog);
+		tep_free(ctx.tep);
 		return -1;
 	}
-	while (getline(&line, &len, f) > 0) {
-		if (!asc_parse_trace_line(line, &rec)) {
-			if (add_rec(tr, &cap, &rec)) {
-				fprintf(stderr, "%s: trace: out of memory\n", ascctl_prog);
-				ret = -1;
-				break;
-			}
-		} else if (sscanf(line, "CPU:%d [LOST %llu EVENTS]", &cpu, &n) == 2) {
-			tr->lost += n;
-		} else if (line[0] != '#' && line[0] != '\n') {
-			tr->skipped++;
-		}
-	}
-	if (ferror(f)) {
-		fprintf(stderr, "%s: trace: reading %s: %s\n", ascctl_prog, path, strerror(errno));
+	if (tracefs_iterate_raw_events(ctx.tep, inst, NULL, 0, raw_record, &ctx) < 0 &&
+	    !ctx.failed) {
+		fprintf(stderr, "%s: trace: reading the ring buffer of %s failed\n", ascctl_prog,
+			tracefs_instance_get_name(inst));
 		ret = -1;
 	}
-	free(line);
-	fclose(f);
+	if (ctx.failed) {
+		fprintf(stderr, "%s: trace: out of memory\n", ascctl_prog);
+		ret = -1;
+	}
+	tep_free(ctx.tep);
 	return ret;
 }
 
@@ -671,7 +556,8 @@ static int convert(struct asc_trace *tr, const char *input, const char *json, co
 	struct asc_timeline tl;
 	int ret = 1;
 
-	if (read_trace(input, tr))
+	if (asc_is_trace_dat(input) ? asc_read_trace_dat(input, tr) :
+	    asc_read_text_trace(input, tr))
 		return 1;
 	if (tr->lost)
 		fprintf(stderr, "%s: trace: %s notes %llu lost events\n", ascctl_prog, input,
@@ -697,11 +583,13 @@ static void trace_usage(FILE *f)
 		"https://ui.perfetto.dev or chrome://tracing) and PREFIX.svg (a picture).\n"
 		"  -o PREFIX     output files PREFIX.json and PREFIX.svg (default %s)\n"
 		"  -b KB         ring buffer per CPU in KiB (default %d)\n"
-		"  -i TRACEFILE  no COMMAND: convert a saved tracefs trace file instead\n"
+		"  -i TRACEFILE  no COMMAND: convert a saved trace instead, a trace-cmd\n"
+		"                trace.dat or the text of a tracefs trace file\n"
 		"  -h            this help\n"
 		"Exit status: COMMAND's (128 + N when killed by signal N); 125 when ascctl\n"
 		"itself failed, 126/127 when COMMAND could not be run.  With -i: 0, or 1\n"
-		"when the file could not be read or the outputs written.\n",
+		"when the file could not be read (or a time in it does not fit in 64-bit\n"
+		"nanoseconds) or the outputs written.\n",
 		ascctl_prog, ascctl_prog, TRACE_DEFAULT_PREFIX, TRACE_DEFAULT_KB);
 }
 
@@ -723,10 +611,10 @@ int asc_trace_main(int argc, char **argv)
 	};
 	const char *prefix = TRACE_DEFAULT_PREFIX, *input = NULL;
 	unsigned int buffer_kb = TRACE_DEFAULT_KB;
-	struct tracefs t = { };
+	struct tracefs_instance *inst = NULL;
 	struct asc_trace tr = { };
 	struct asc_timeline tl = { };
-	char *json = NULL, *svg = NULL, *end, path[PATH_MAX];
+	char *json = NULL, *svg = NULL, *end;
 	int opt, go = -1, status = 0, ret = TRACE_EXIT_FAILURE;
 	bool ran = false;
 	unsigned long v;
@@ -775,17 +663,19 @@ int asc_trace_main(int argc, char **argv)
 	}
 
 	catch_signals();
-	if (find_tracefs(&t))
+	tracefs_set_loglevel(TEP_LOG_NONE);
+	if (find_tracefs())
 		goto out_free;
-	remove_stale_instances(&t);
-	if (create_instance(&t))
+	remove_stale_instances();
+	inst = create_instance();
+	if (!inst)
 		goto out_free;
-	if (setup_instance(&t, buffer_kb) || nr_signals)
+	if (setup_instance(inst, buffer_kb) || nr_signals)
 		goto out_remove;
 	pid = start_command(argv + optind, &go);
 	if (pid < 0)
 		goto out_remove;
-	if (nr_signals || setting(&t, "tracing_on", "1") || release_command(go)) {
+	if (nr_signals || setting(inst, "tracing_on", "1") || release_command(go)) {
 		kill(pid, SIGKILL);
 		close(go);
 		wait_command(pid);
@@ -797,15 +687,16 @@ int asc_trace_main(int argc, char **argv)
 	/* From here on a failure of ours does not hide a failure of COMMAND. */
 	ret = status ? status : TRACE_EXIT_FAILURE;
 
-	write_file(t.inst, "tracing_on", "0");
-	write_file(t.inst, "events/asc_event/enable", "0");
-	if (path_in(path, sizeof(path), t.inst, "trace") || read_trace(path, &tr))
+	tracefs_trace_off(inst);
+	tracefs_event_disable(inst, "asc_event", NULL);
+	if (read_records(inst, &tr))
 		goto out_remove;
-	tr.lost += lost_events(&t);
-	if (remove_instance(t.inst))
+	tr.lost += lost_events(inst);
+	if (remove_instance(inst))
 		fprintf(stderr, "%s: trace: cannot remove %s: %s (rmdir it by hand)\n",
-			ascctl_prog, t.inst, strerror(errno));
-	t.inst[0] = '\0';
+			ascctl_prog, tracefs_instance_get_name(inst), strerror(errno));
+	tracefs_instance_free(inst);
+	inst = NULL;
 
 	if (tr.lost)
 		fprintf(stderr, "%s: trace: the kernel lost %llu events (buffer full: raise -b)\n",
@@ -821,9 +712,10 @@ int asc_trace_main(int argc, char **argv)
 	goto out_free;
 
 out_remove:
-	if (t.inst[0] && remove_instance(t.inst))
+	if (remove_instance(inst))
 		fprintf(stderr, "%s: trace: cannot remove %s: %s (rmdir it by hand)\n",
-			ascctl_prog, t.inst, strerror(errno));
+			ascctl_prog, tracefs_instance_get_name(inst), strerror(errno));
+	tracefs_instance_free(inst);
 out_free:
 	asc_timeline_free(&tl);
 	free(tr.recs);

@@ -193,7 +193,8 @@ static void load_usage(FILE *f)
 		"of the tree ascctl was built in.\n"
 		"  -m FILE    the module file to insert\n"
 		"  -v         show libkmod's messages\n"
-		"Exit status: 0 loaded; 1 not loaded (already loaded, no file, not root, ...).\n",
+		"Exit status: 0 loaded; 1 not loaded (already loaded, no file, not root, ...);\n"
+		"2 bad usage (a parameter that is not PARAM=VALUE).\n",
 		ascctl_prog);
 }
 
@@ -295,7 +296,9 @@ static int cmd_load(int argc, char **argv)
 		}
 	}
 	for (i = optind; i < argc; i++) {
-		if (argv[i][0] == '-' || argv[i][0] == '=' || strchr(argv[i], ' ')) {
+		/* The kernel would take a bare PARAM as PARAM=1 (bool) or refuse it. */
+		if (argv[i][0] == '-' || argv[i][0] == '=' || !strchr(argv[i], '=') ||
+		    strchr(argv[i], ' ')) {
 			err_msg("bad module parameter '%s': PARAM=VALUE", argv[i]);
 			return 2;
 		}

@@ -3,8 +3,13 @@
  * ascctl: what the parts of the tool share.
  *
  * ascctl.c          command line, load, unload, status, dump
- * ascctl-trace.c    trace: tracefs instance, running COMMAND, reading and
- *                   parsing the asc_event tracepoints
+ * ascctl-trace.c    trace: tracefs instance (libtracefs), running COMMAND,
+ *                   the outputs
+ * ascctl-binary.c   trace: binary ring-buffer records to struct asc_rec by
+ *                   field name (libtraceevent), trace-cmd trace.dat files
+ *                   (libtracecmd)
+ * ascctl-text.c     trace: saved tracefs text traces to struct asc_rec
+ * ascctl-utf8.c     trace: task names as valid UTF-8 for JSON and SVG
  * ascctl-timeline.c trace: the parsed events as a timeline (TPipes, one lane
  *                   per pipe, waits, instants, set -> wait hand-offs)
  * ascctl-json.c     trace: the timeline as Chrome/Perfetto trace-event JSON
@@ -24,6 +29,10 @@
 #define ASC_COMM_MAX		24
 
 extern const char *ascctl_prog;
+
+struct tep_handle;
+struct tep_event;
+struct tep_record;
 
 /**
  * enum asc_rec_kind - which asc_event tracepoint a record comes from.
@@ -52,32 +61,33 @@ enum asc_rec_kind {
 };
 
 /**
- * struct asc_rec - one line of the trace, parsed.
+ * struct asc_rec - one asc_event record of the trace.
  *
- * The tracepoints print key=value pairs; a key a tracepoint does not print
- * leaves its field at the value noted.
+ * The fields of the tracepoints, by name (see driver/asc_event_trace.h); a
+ * field a tracepoint does not have stays at the value noted.
  *
  * @kind: the tracepoint.
- * @ts: CLOCK_MONOTONIC time of the line, ns (the trace file shows us).
+ * @ts: time of the record, ns (the ring buffer's clock: mono for ascctl).
  * @tid: the task that hit the tracepoint.
- * @comm: its comm as the trace file shows it.
- * @tpipe: tpipe=, the TPipe's serial number (-1: none).
- * @pipe: pipe=, the pipe the task was bound to, "-" when unbound ("").
- * @event: event=, the HardEvent name ("").
- * @id: id= (-1).
- * @ret: ret=, 0 or a negative errno (0).
- * @forever: forever= of wait_start (0).
- * @waited_ns: waited_ns= of wait_end (0).
- * @ids: ids_held= of reset, ids= of leak (0).
- * @flags: flags_pending= of reset, flags= of leak (0).
- * @at: at= of leak, "reset" or "close" ("").
+ * @comm: its comm, "<...>" when the kernel no longer knew it; raw bytes,
+ *	not necessarily UTF-8.
+ * @tpipe: tpipe, the TPipe's serial number.
+ * @pipe: pipe, the pipe the task was bound to, "-" when unbound ("").
+ * @event: event, the HardEvent name ("").
+ * @id: id (-1).
+ * @ret: ret, 0 or a negative errno (0).
+ * @forever: forever of wait_start (0).
+ * @waited_ns: waited_ns of wait_end (0).
+ * @ids: ids_held of reset, ids of leak (0).
+ * @flags: flags_pending of reset, flags of leak (0).
+ * @at: leak: "close" (at_close) or "reset" ("").
  */
 struct asc_rec {
 	enum asc_rec_kind kind;
 	uint64_t ts;
 	int tid;
 	char comm[ASC_COMM_MAX];
-	int tpipe;
+	uint32_t tpipe;
 	char pipe[ASC_NAME_MAX];
 	char event[ASC_NAME_MAX];
 	int id;
@@ -91,23 +101,40 @@ struct asc_rec {
 
 /**
  * struct asc_trace - what ascctl trace recorded.
- * @recs: the records, in the order of the trace file (time order).
+ * @recs: the records, in time order.
  * @nr_recs: how many.
+ * @cap_recs: room in @recs.
  * @lost: events the kernel could not record (buffer full), as it reports.
- * @skipped: lines that were not asc_event records ascctl understands.
+ * @skipped: lines or records that were not asc_event records ascctl
+ *	understands.
  * @command: COMMAND and its arguments, space separated, for the outputs.
  */
 struct asc_trace {
 	struct asc_rec *recs;
 	size_t nr_recs;
+	size_t cap_recs;
 	unsigned long long lost;
 	unsigned long skipped;
 	char *command;
 };
 
+/* asc_parse_trace_line(): a timestamp that does not fit in 64-bit ns. */
+#define ASC_PARSE_OVERFLOW	(-2)
+
 const char *asc_rec_kind_name(enum asc_rec_kind kind);
-int asc_parse_trace_line(const char *line, struct asc_rec *rec);
+int asc_rec_kind_from_name(const char *name, size_t len);
+int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec);
 int asc_trace_main(int argc, char **argv);
+
+int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
+		     struct tep_record *record, struct asc_rec *rec);
+bool asc_is_trace_dat(const char *path);
+int asc_read_trace_dat(const char *path, struct asc_trace *tr);
+
+int asc_parse_trace_line(const char *line, struct asc_rec *rec);
+int asc_read_text_trace(const char *path, struct asc_trace *tr);
+
+size_t asc_utf8_len(const char *s);
 
 /* ---- timeline ---------------------------------------------------------- */
 
@@ -146,7 +173,7 @@ struct asc_tl_lane {
  * @nr_lanes: how many.
  */
 struct asc_tl_tpipe {
-	int serial;
+	uint32_t serial;
 	char comm[ASC_COMM_MAX];
 	struct asc_tl_lane lanes[ASC_TL_MAX_LANES];
 	int nr_lanes;
@@ -175,8 +202,8 @@ struct asc_tl_item {
 	uint64_t start;
 	uint64_t end;
 	bool unfinished;
-	int flow_out;
-	int flow_in;
+	size_t flow_out;
+	size_t flow_in;
 };
 
 /**

@@ -160,6 +160,15 @@ struct asc_event_info {
  * detection.
  */
 #define ASC_EVENT_FEATURE_CHECKED	0x1ULL
+/*
+ * %ASC_EVENT_IOC_ISSUE and %ASC_EVENT_IOC_EXECUTE exist (sets and waits
+ * checked when the scalar issues them, run later by their pipes), and
+ * %ASC_EVENT_MODE_STRICT_IDS.
+ */
+#define ASC_EVENT_FEATURE_ISSUE		0x2ULL
+
+/** ASC_EVENT_QUEUE_DEPTH - issued instructions a pipe's queue holds. */
+#define ASC_EVENT_QUEUE_DEPTH	64
 
 /**
  * struct asc_event_ref - one (HardEvent, ID), for alloc, fetch, release
@@ -221,10 +230,16 @@ struct asc_event_bind {
 
 /*
  * ASC_EVENT_MODE_CHECKED - checked mode: sets and waits must come from the
- * HardEvent's source and destination pipe (for bound threads) and use an
- * allocated or fetched ID; waits that can never end fail with -EDEADLK.
+ * HardEvent's source and destination pipe (for bound threads); an ID that
+ * is neither allocated nor fetched is hand-written, legal as in Ascend C,
+ * but an alloc or fetch that would hand it out while hand-written code
+ * uses it fails with -EADDRINUSE; waits that can never end fail with
+ * -EDEADLK.
+ * ASC_EVENT_MODE_STRICT_IDS - with checked mode, pyasc's rule: sets and
+ * waits on hand-written IDs fail with -ENOENT.
  */
-#define ASC_EVENT_MODE_CHECKED	0x1U
+#define ASC_EVENT_MODE_CHECKED		0x1U
+#define ASC_EVENT_MODE_STRICT_IDS	0x2U
 
 /**
  * struct asc_event_mode - arguments of %ASC_EVENT_IOC_GET_MODE and
@@ -242,6 +257,40 @@ struct asc_event_mode {
  * (0xA5 0x01-0x05 and 0x20-0x2f belong to the Surface drivers, see the
  * kernel's Documentation/userspace-api/ioctl/ioctl-number.rst).
  */
+/* The instruction of %ASC_EVENT_IOC_ISSUE. */
+#define ASC_EVENT_OP_SET	1
+#define ASC_EVENT_OP_WAIT	2
+
+/**
+ * struct asc_event_issue - arguments of %ASC_EVENT_IOC_ISSUE.
+ * @op: %ASC_EVENT_OP_SET or %ASC_EVENT_OP_WAIT.
+ * @event: HardEvent number, below %ASC_EVENT_NR_HARD_EVENTS.
+ * @id: the event ID.
+ * @flags: must be zero.
+ * @ticket: out: the instruction's ticket, for %ASC_EVENT_IOC_EXECUTE.
+ */
+struct asc_event_issue {
+	__u32 op;
+	__u32 event;
+	__u32 id;
+	__u32 flags;
+	__u64 ticket;
+};
+
+/**
+ * struct asc_event_execute - arguments of %ASC_EVENT_IOC_EXECUTE.
+ * @ticket: what %ASC_EVENT_IOC_ISSUE returned.
+ * @deadline: for a wait, as in struct asc_event_wait; ignored for a set.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ */
+struct asc_event_execute {
+	__u64 ticket;
+	__u64 deadline;
+	__u32 flags;
+	__u32 pad;
+};
+
 #define ASC_EVENT_IOC_MAGIC	0xA5
 
 /* Report the ABI version and geometry of the device. */
@@ -265,5 +314,10 @@ struct asc_event_mode {
 #define ASC_EVENT_IOC_GET_MODE	_IOR(ASC_EVENT_IOC_MAGIC, 0x48, struct asc_event_mode)
 /* Change the TPipe's mode: e.g. checked mode off for code using quirks. */
 #define ASC_EVENT_IOC_SET_MODE	_IOW(ASC_EVENT_IOC_MAGIC, 0x49, struct asc_event_mode)
+
+/* The scalar issues a set or wait to its pipe's queue; checked now. */
+#define ASC_EVENT_IOC_ISSUE	_IOWR(ASC_EVENT_IOC_MAGIC, 0x4a, struct asc_event_issue)
+/* The pipe runs the oldest instruction of its queue. */
+#define ASC_EVENT_IOC_EXECUTE	_IOW(ASC_EVENT_IOC_MAGIC, 0x4b, struct asc_event_execute)
 
 #endif /* _UAPI_LINUX_ASC_EVENT_H */

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ascctl trace -i: a saved tracefs text trace to struct asc_rec.
+ *
+ * What `cat /sys/kernel/tracing/trace` (or trace-cmd report) prints:
+ *
+ *   <comm>-<tid> [<cpu>] <flags> <secs>.<frac>: asc_event_<name>: key=value ...
+ *
+ * The comm is any bytes but a NUL, up to 15 of them, so it may hold spaces,
+ * dashes, brackets and even ": asc_event_set:".  The line is therefore
+ * parsed from the CPU column, the last "[<digits>]" of the line: nothing
+ * after it (the flags column, which is there or not, the timestamp, the
+ * event name and the driver's key=value fields) holds a bracket.  The
+ * timestamp has up to nine decimals (tracefs prints six, microseconds) and
+ * must fit in 64-bit nanoseconds.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ascctl.h"
+
+#define NS_PER_SEC	1000000000ull
+
+/* 0; -1 not a timestamp; ASC_PARSE_OVERFLOW when it exceeds 2^64 - 1 ns. */
+static int parse_ts(const char *s, const char *end, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+	bool overflow = false;
+
+	if (s == end || *s < '0' || *s > '9')
+		return -1;
+	for (; s < end && *s >= '0' && *s <= '9'; s++) {
+		if (sec > (UINT64_MAX - 9) / 10)
+			overflow = true;
+		else
+			sec = sec * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++) {
+			if (digits < 9) {
+				frac = frac * 10 + (*s - '0');
+				digits++;
+			}
+		}
+	}
+	if (s != end)
+		return -1;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	if (overflow || sec > (UINT64_MAX - frac) / NS_PER_SEC)
+		return ASC_PARSE_OVERFLOW;
+	*ns = sec * NS_PER_SEC + frac;
+	return 0;
+}
+
+static void copy_name(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static bool all_digits(const char *s, const char *end)
+{
+	if (s == end)
+		return false;
+	for (; s < end; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static int parse_long(const char *v, long min, long max, long *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < min || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int parse_field(struct asc_rec *rec, const char *key, const char *v, size_t vlen,
+		       bool *has_tpipe)
+{
+	char val[32];
+	long n;
+
+	copy_name(val, sizeof(val), v, vlen);
+	if (!strcmp(key, "pipe")) {
+		copy_name(rec->pipe, sizeof(rec->pipe), v, vlen);
+		return 0;
+	}
+	if (!strcmp(key, "event")) {
+		copy_name(rec->event, sizeof(rec->event), v, vlen);
+		return 0;
+	}
+	if (!strcmp(key, "at")) {
+		copy_name(rec->at, sizeof(rec->at), v, vlen);
+		return 0;
+	}
+	if (!strcmp(key, "waited_ns")) {
+		char *end;
+
+		errno = 0;
+		rec->waited_ns = strtoull(val, &end, 10);
+		return errno || end == val || *end || val[0] == '-' ? -1 : 0;
+	}
+	if (!strcmp(key, "tpipe")) {
+		if (!all_digits(val, val + strlen(val)) || parse_long(val, 0, UINT32_MAX, &n))
+			return -1;
+		rec->tpipe = n;
+		*has_tpipe = true;
+		return 0;
+	}
+	if (parse_long(val, INT_MIN, INT_MAX, &n))
+		return 0;
+	if (!strcmp(key, "id"))
+		rec->id = n;
+	else if (!strcmp(key, "ret"))
+		rec->ret = n;
+	else if (!strcmp(key, "forever"))
+		rec->forever = n;
+	else if (!strcmp(key, "ids_held") || !strcmp(key, "ids"))
+		rec->ids = n;
+	else if (!strcmp(key, "flags_pending") || !strcmp(key, "flags"))
+		rec->flags = n;
+	return 0;
+}
+
+/* The " [<digits>]" CPU column: the last one of the line, or NULL. */
+static const char *cpu_column(const char *line)
+{
+	const char *p, *q, *cpu = NULL;
+
+	for (p = strstr(line, " ["); p; p = strstr(p + 1, " [")) {
+		for (q = p + 2; *q >= '0' && *q <= '9'; q++)
+			;
+		if (q > p + 2 && *q == ']')
+			cpu = p;
+	}
+	return cpu;
+}
+
+/* The next space-separated token at *@p: its start, *@len; *@p after it. */
+static const char *token(const char **p, size_t *len)
+{
+	const char *tok = *p;
+
+	while (*tok == ' ')
+		tok++;
+	*len = strcspn(tok, " \n");
+	*p = tok + *len;
+	return tok;
+}
+
+/**
+ * asc_parse_trace_line() - parse one line of a tracefs "trace" file.
+ * @line: the line, with or without its newline.
+ * @rec: where the record goes.
+ *
+ * A line is "<comm>-<tid> [<cpu>] <flags> <secs>.<frac>: asc_event_<name>:
+ * key=value ..." (see the top of this file).  Keys the tracepoint does not
+ * print keep the defaults documented at &struct asc_rec; unknown keys are
+ * ignored.
+ *
+ * Return: 0; -1 when the line is not an asc_event record (a comment, a
+ * lost-events note, another event, or malformed); %ASC_PARSE_OVERFLOW when
+ * it is one whose timestamp does not fit in 64-bit nanoseconds.
+ */
+int asc_parse_trace_line(const char *line, struct asc_rec *rec)
+{
+	const char *cpu, *task, *task_end, *dash, *p, *tok, *ts = NULL;
+	const size_t prefix = strlen("asc_event_");
+	bool has_tpipe = false;
+	char key[ASC_NAME_MAX];
+	size_t len, i;
+	int kind, err;
+	long tid;
+
+	if (*line == '#')
+		return -1;
+	cpu = cpu_column(line);
+	if (!cpu)
+		return -1;
+	memset(rec, 0, sizeof(*rec));
+	rec->id = -1;
+
+	/* <comm>-<tid>, right-aligned before the CPU column. */
+	for (task = line; task < cpu && *task == ' '; task++)
+		;
+	for (task_end = cpu; task_end > task && task_end[-1] == ' '; task_end--)
+		;
+	for (dash = task_end; dash > task && dash[-1] != '-'; dash--)
+		;
+	if (dash == task || !all_digits(dash, task_end) || task_end - dash > 10)
+		return -1;
+	copy_name(rec->comm, sizeof(rec->comm), task, dash - 1 - task);
+	{
+		char num[16];
+
+		copy_name(num, sizeof(num), dash, task_end - dash);
+		if (parse_long(num, 0, INT_MAX, &tid))
+			return -1;
+		rec->tid = tid;
+	}
+
+	/* [<cpu>], the flags column or not, then "<timestamp>:". */
+	p = strchr(cpu, ']') + 1;
+	for (i = 0; i < 2 && !ts; i++) {
+		tok = token(&p, &len);
+		if (len > 1 && tok[len - 1] == ':')
+			ts = tok;
+	}
+	if (!ts)
+		return -1;
+	err = parse_ts(ts, ts + len - 1, &rec->ts);
+	if (err)
+		return err;
+
+	/* "asc_event_<name>:" */
+	tok = token(&p, &len);
+	if (len < prefix + 2 || strncmp(tok, "asc_event_", prefix) || tok[len - 1] != ':')
+		return -1;
+	kind = asc_rec_kind_from_name(tok + prefix, len - prefix - 1);
+	if (kind < 0)
+		return -1;
+	rec->kind = kind;
+
+	for (;;) {
+		const char *eq;
+
+		tok = token(&p, &len);
+		if (!len)
+			break;
+		eq = memchr(tok, '=', len);
+		if (!eq || eq == tok)
+			continue;
+		copy_name(key, sizeof(key), tok, eq - tok);
+		if (parse_field(rec, key, eq + 1, tok + len - eq - 1, &has_tpipe))
+			return -1;
+	}
+	return has_tpipe ? 0 : -1;
+}
+
+/**
+ * asc_read_text_trace() - read a saved tracefs text trace.
+ * @path: the file.
+ * @tr: the records are added here; lost-events notes ("CPU:1 [LOST 3
+ *	EVENTS]") count in @tr->lost, other lines but comments in
+ *	@tr->skipped.
+ *
+ * Return: 0, or -1 (said on stderr) when the file cannot be read, memory
+ * runs out or a timestamp does not fit in 64-bit nanoseconds.
+ */
+int asc_read_text_trace(const char *path, struct asc_trace *tr)
+{
+	unsigned long long n;
+	unsigned long lineno = 0;
+	struct asc_rec rec;
+	size_t len = 0;
+	char *line = NULL;
+	FILE *f;
+	int cpu, ret = 0, err;
+
+	f = fopen(path, "re");
+	if (!f) {
+		fprintf(stderr, "%s: trace: %s: %s\n", ascctl_prog, path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &len, f) > 0) {
+		lineno++;
+		err = asc_parse_trace_line(line, &rec);
+		if (!err) {
+			if (asc_trace_add(tr, &rec)) {
+				fprintf(stderr, "%s: trace: out of memory\n", ascctl_prog);
+				ret = -1;
+				break;
+			}
+		} else if (err == ASC_PARSE_OVERFLOW) {
+			fprintf(stderr,
+				"%s: trace: %s:%lu: the timestamp does not fit in 64-bit nanoseconds (at most 18446744073.709551615 s)\n",
+				ascctl_prog, path, lineno);
+			ret = -1;
+			break;
+		} else if (sscanf(line, "CPU:%d [LOST %llu EVENTS]", &cpu, &n) == 2) {
+			tr->lost += n;
+		} else if (line[0] != '#' && line[0] != '\n') {
+			tr->skipped++;
+		}
+	}
+	if (!ret && ferror(f)) {
+		fprintf(stderr, "%s: trace: reading %s: %s\n", ascctl_prog, path, strerror(errno));
+		ret = -1;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
