@@ -74,7 +74,9 @@
  * fails the run) and restored on exit.  Output is TAP, with a line per
  * site: how many faults were injected there and what they returned.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -92,6 +94,8 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
+#include "asc_test_dev.h"
+#include "asc_test_options.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
@@ -1048,14 +1052,6 @@ static void locate_site(struct site *site, int rounds, unsigned int *bad, struct
 	    tc.faults[site->attr], tc.errs[site->attr]);
 }
 
-static void usage(const char *prog)
-{
-	fprintf(stderr, "usage: %s [-r ROUNDS] [-v]\n"
-		"  -r ROUNDS  sweeps per call (default 2)\n"
-		"  -v         print every injected fault\n", prog);
-	exit(KSFT_FAIL);
-}
-
 int main(int argc, char **argv)
 {
 	struct call ioctls[] = {
@@ -1082,29 +1078,17 @@ int main(int argc, char **argv)
 				  .attr = A_PAGE };
 	unsigned int i, ioctl_allocs = 0, ioctl_nocopy = 0;
 	const char *why;
-	int opt, rounds = 2, fd, a;
-	char *end;
+	int rounds = 2, fd, a;
+	const struct asc_option opts[] = {
+		ASC_OPTION('r', rounds, 1, 0, "ROUNDS", "sweeps per call"),
+		ASC_SWITCH('v', verbose, "print every injected fault"),
+	};
 
-	while ((opt = getopt(argc, argv, "r:vh")) != -1) {
-		switch (opt) {
-		case 'r':
-			rounds = (int)strtol(optarg, &end, 0);
-			if (*end || rounds < 1)
-				usage(argv[0]);
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	asc_parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	dev_path = getenv("ASC_EVENT_DEV");
-	if (!dev_path || !*dev_path)
-		dev_path = "/dev/asc_event";
+	dev_path = asc_dev_path();
 	why = why_unsupported();
 	if (why)
 		ksft_exit_skip("%s\n", why);

@@ -50,7 +50,9 @@
  * is TAP with the totals, per-errno counts and the rate.  Exit status: 0
  * when every ioctl was clean, 1 otherwise, 4 (skip) without the device.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -73,7 +75,9 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_event_events.h"
+#include "asc_test_dev.h"
+#include "asc_test_events.h"
+#include "asc_test_options.h"
 
 #define DEFAULT_SEED	0xa5e7f022u
 #define DEFAULT_COUNT	1000000UL
@@ -275,7 +279,6 @@ struct op {
 	uint64_t before_ns;
 };
 
-static const char *dev_path;
 static unsigned int event_ids;
 static size_t page_size;
 static unsigned char *ro_page;		/* read-only records, see ro_init() */
@@ -1487,11 +1490,6 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 
 /* ---- the threads -------------------------------------------------------- */
 
-static int open_dev(void)
-{
-	return open(dev_path, O_RDWR | O_CLOEXEC);
-}
-
 /*
  * Replace the open under @fd by a fresh one, keeping the number, so that
  * another thread inside an ioctl on @fd keeps the old file alive until it
@@ -1499,7 +1497,7 @@ static int open_dev(void)
  */
 static int reopen(int fd)
 {
-	int nfd = open_dev();
+	int nfd = asc_open();
 
 	if (nfd < 0)
 		return -errno;
@@ -1614,17 +1612,6 @@ static void *watchdog_thread(void *arg)
 
 /* ---- set-up and report -------------------------------------------------- */
 
-static void usage(const char *prog)
-{
-	fprintf(stderr, "usage: %s [-S SEED] [-n COUNT] [-t THREADS] [-v]\n"
-		"  -S SEED     random seed (default %#x)\n"
-		"  -n COUNT    ioctls in all (default %lu)\n"
-		"  -t THREADS  fuzzing threads, 1..%d (default %d)\n"
-		"  -v          per-thread figures\n",
-		prog, DEFAULT_SEED, DEFAULT_COUNT, MAX_THREADS, DEFAULT_THREADS);
-	exit(KSFT_FAIL);
-}
-
 /* Map @pages read-write pages, the last @none of them PROT_NONE. */
 static unsigned char *map_pages(size_t pages, size_t none)
 {
@@ -1670,42 +1657,21 @@ int main(int argc, char **argv)
 	pthread_t watchdog;
 	uint64_t start, elapsed;
 	unsigned int i, k;
-	int opt, fd;
-	char *end;
+	int fd;
+	const struct asc_option opts[] = {
+		ASC_OPTION_HEX('S', seed, 0, 0, "SEED", "random seed"),
+		ASC_OPTION('n', target, 1, 0, "COUNT", "ioctls in all"),
+		ASC_OPTION('t', nthreads, 1, MAX_THREADS, "THREADS", "fuzzing threads"),
+		ASC_SWITCH('v', verbose, "per-thread figures"),
+	};
 
-	while ((opt = getopt(argc, argv, "S:n:t:vh")) != -1) {
-		switch (opt) {
-		case 'S':
-			seed = strtoul(optarg, &end, 0);
-			if (*end)
-				usage(argv[0]);
-			break;
-		case 'n':
-			target = strtoul(optarg, &end, 0);
-			if (*end || !target)
-				usage(argv[0]);
-			break;
-		case 't':
-			nthreads = (unsigned int)strtoul(optarg, &end, 0);
-			if (*end || !nthreads || nthreads > MAX_THREADS)
-				usage(argv[0]);
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	asc_parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	dev_path = getenv("ASC_EVENT_DEV");
-	if (!dev_path || !*dev_path)
-		dev_path = "/dev/asc_event";
-	fd = open_dev();
+	fd = asc_open();
 	if (fd < 0) {
-		ksft_print_msg("%s: %s\n", dev_path, strerror(errno));
+		ksft_print_msg("%s: %s\n", asc_dev_path(), strerror(errno));
 		ksft_exit_skip("device not available\n");
 	}
 	if (ioctl(fd, ASC_EVENT_IOC_INFO, &info))
@@ -1724,7 +1690,7 @@ int main(int argc, char **argv)
 	ro_init(&seeder);
 	hole = make_hole();
 	for (i = 0; i < SHARED_OPENS; i++) {
-		shared_fds[i] = open_dev();
+		shared_fds[i] = asc_open();
 		if (shared_fds[i] < 0)
 			ksft_exit_fail_msg("open: %s\n", strerror(errno));
 	}
@@ -1740,7 +1706,7 @@ int main(int argc, char **argv)
 		f->rng = seed ^ (0x1000003ULL * (i + 1));
 		splitmix64(&f->rng);
 		f->buf = map_pages(2, 1);
-		f->priv_fd = open_dev();
+		f->priv_fd = asc_open();
 		if (f->priv_fd < 0)
 			ksft_exit_fail_msg("open: %s\n", strerror(errno));
 		f->model.event_ids = event_ids;
