@@ -11,8 +11,9 @@
  * SITE` runs the kernel as if the line were deleted (every call of that
  * site does nothing), and the run must then report a missing sync, a
  * possible double set or a deadlock (exit status 3).  A run that deletes
- * nothing must call every site at least once, so that each deletion is
- * one that matters.
+ * nothing and takes none of the example's own options (the defaults the
+ * deletions run with) must call every site at least once, so that each
+ * deletion is one that matters.
  */
 #ifndef ASC_EXAMPLE_H
 #define ASC_EXAMPLE_H
