@@ -21,8 +21,13 @@ KERNEL ?= 6.1
 # The package version: libasc, the module, the install; written only here.
 VERSION := 0.3.0
 ifeq ($(origin KERNEL_RELEASE),undefined)
-KERNEL_RELEASE = $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release)
-KDIR ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir)
+# Asked of the runner once, when first needed (each answer costs a Python
+# start): targets that need no kernel never ask.
+KERNEL_RELEASE = $(eval KERNEL_RELEASE := $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) \
+	--print-release))$(KERNEL_RELEASE)
+ifeq ($(origin KDIR),undefined)
+KDIR = $(eval KDIR := $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir))$(KDIR)
+endif
 else
 KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 endif
