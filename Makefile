@@ -6,6 +6,7 @@
 #   make run      set-up, build, the vadd demo in a QEMU guest and its timeline
 #   make check    set-up, build checks, library tests and selftests in the guest
 #   make check-all the same on every test kernel, plus the long tests
+#   make mutate   mutation testing: the selftests against small driver bugs
 #
 # KERNEL picks the test kernel the module is built for (see tools/asc-vm
 # --help); on a real machine, `make module KERNEL_RELEASE=$(uname -r)`.
@@ -24,7 +25,7 @@ KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
-.PHONY: all deps deps-all module module-clean lib tools selftests check check-all run clean
+.PHONY: all deps deps-all module module-clean lib tools selftests check check-all mutate run clean
 
 all: module lib tools selftests
 
@@ -60,6 +61,13 @@ check: deps
 
 check-all: deps-all
 	@$(TOP)/tools/asc-check --all
+
+# Each mutant of tools/mutants.txt, a small bug put into a copy of the
+# driver, must make a selftest fail (Documentation/reliability.rst); not
+# part of check or check-all.  MUTATE_ARGS passes options, such as
+# MUTATE_ARGS="-k -j2" or a mutant's name.
+mutate: deps
+	@$(TOP)/tools/asc-mutate --kernel $(KERNEL) $(MUTATE_ARGS)
 
 # The demo, then the demo again under `ascctl trace` (8 tiles, so that the
 # picture stays readable): its timeline lands in build/timeline/.
