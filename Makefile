@@ -7,6 +7,10 @@
 #   make check    set-up, build checks, library tests and selftests in the guest
 #   make check-all the same on every test kernel, plus the long tests
 #   make mutate   mutation testing: the selftests against small driver bugs
+#   make install  the module for KERNEL_RELEASE, libasc, ascctl, the udev
+#                 rule and group, man pages and examples (PREFIX, DESTDIR)
+#   make install-dkms  the same, the module through DKMS for every kernel
+#   make uninstall     removes what either installed
 #
 # KERNEL picks the test kernel the module is built for (see tools/asc-vm
 # --help); on a real machine, `make module KERNEL_RELEASE=$(uname -r)`.
@@ -25,9 +29,10 @@ KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
-.PHONY: all deps deps-all module module-clean lib tools selftests check check-all mutate run clean
+.PHONY: all deps deps-all module module-clean module-locked module-clean-locked lib tools selftests man
+.PHONY: check check-all mutate run clean install install-dkms install-common uninstall
 
-all: module lib tools selftests
+all: module lib tools selftests man
 
 deps:
 	@$(TOP)/tools/asc-install-deps
@@ -36,25 +41,98 @@ deps-all:
 	@$(TOP)/tools/asc-install-deps --all
 
 # Kbuild builds an external module next to its sources; give it a directory
-# of links per kernel release so that build/ holds every object.
+# of links per kernel release so that build/ holds every object.  Builds for
+# one kernel release take turns (flock on $(MODULE_DIR).lock): two at once
+# would race on the links and on Kbuild's dependency files.
+MODULE_LOCKED = flock $(MODULE_DIR).lock $(MAKE) --no-print-directory \
+	KERNEL_RELEASE=$(KERNEL_RELEASE) KDIR=$(KDIR)
+
 module:
 	@test -n "$(KERNEL_RELEASE)" || { echo "no kernel for KERNEL=$(KERNEL)" >&2; exit 1; }
 	@mkdir -p $(MODULE_DIR)
+	+@$(MODULE_LOCKED) module-locked
+
+module-clean:
+	+@test ! -d $(MODULE_DIR) || $(MODULE_LOCKED) module-clean-locked
+
+# Internal: run with the lock held.
+module-locked:
 	@rm -f $(MODULE_DIR)/*.[ch] $(MODULE_DIR)/Kbuild
 	@ln -s $(TOP)/driver/*.[ch] $(TOP)/driver/Kbuild $(MODULE_DIR)/
 	$(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) modules
 
-module-clean:
-	@test ! -d $(MODULE_DIR) || $(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) clean
+module-clean-locked:
+	$(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) clean
 
 lib:
-	$(MAKE) -C lib TOP=$(TOP) BUILD=$(BUILD)/lib all pkgconfig-test
+	$(MAKE) -C lib TOP=$(TOP) BUILD=$(BUILD)/lib all pkgconfig-test device-tests
 
 tools: lib
 	$(MAKE) -C tools TOP=$(TOP) BUILD=$(BUILD)/tools
 
 selftests:
 	$(MAKE) -C selftests TOP=$(TOP) OUTPUT=$(BUILD)/selftests
+
+man:
+	$(MAKE) -C Documentation TOP=$(TOP) BUILD=$(BUILD)/man
+
+# Where `make install` puts things; the directories of Makefiles below take
+# them from here.  With DESTDIR the files go under it and nothing else
+# happens (no depmod, dkms, groupadd, ldconfig or udevadm), and uninstall
+# also removes the directories it leaves empty there.  Without, install
+# notes in STATEDIR the directories it had to create (and driver/ whether
+# it created the group), so that uninstall removes those and no others.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/asc-event
+UDEVRULESDIR ?= /etc/udev/rules.d
+STATEDIR := /var/lib/asc-event
+INSTALL_VARS = TOP=$(TOP) VERSION=$(VERSION) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) \
+	LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) SBINDIR=$(SBINDIR) MANDIR=$(MANDIR) \
+	DOCDIR=$(DOCDIR) UDEVRULESDIR=$(UDEVRULESDIR) STATEDIR=$(STATEDIR)
+INSTALL_DIRS = $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(SBINDIR) $(MANDIR)/man3 \
+	$(MANDIR)/man4 $(MANDIR)/man8 $(DOCDIR)/examples/modprobe.d \
+	$(DOCDIR)/examples/modules-load.d $(UDEVRULESDIR) /usr/src
+
+install: module install-common
+	$(MAKE) -C driver $(INSTALL_VARS) KERNEL_RELEASE=$(KERNEL_RELEASE) \
+		KO=$(MODULE_DIR)/asc_event.ko install-module
+
+install-dkms: install-common
+	$(MAKE) -C driver $(INSTALL_VARS) install-dkms
+
+install-common: lib tools man
+	@test -n "$(DESTDIR)" || { set -e; mkdir -p $(STATEDIR); \
+		for d in $(INSTALL_DIRS); do \
+			while [ ! -d "$$d" ]; do echo "$$d"; d=$${d%/*}; done; \
+		done | sort -u - $(wildcard $(STATEDIR)/created-dirs) > $(STATEDIR)/dirs.new; \
+		mv $(STATEDIR)/dirs.new $(STATEDIR)/created-dirs; }
+	$(MAKE) -C lib $(INSTALL_VARS) BUILD=$(BUILD)/lib install
+	test -n "$(DESTDIR)" || ldconfig
+	$(MAKE) -C tools $(INSTALL_VARS) BUILD=$(BUILD)/tools install
+	$(MAKE) -C Documentation $(INSTALL_VARS) BUILD=$(BUILD)/man install
+	$(MAKE) -C driver $(INSTALL_VARS) install-files
+
+uninstall:
+	$(MAKE) -C driver $(INSTALL_VARS) uninstall
+	$(MAKE) -C Documentation $(INSTALL_VARS) BUILD=$(BUILD)/man uninstall
+	$(MAKE) -C tools $(INSTALL_VARS) BUILD=$(BUILD)/tools uninstall
+	$(MAKE) -C lib $(INSTALL_VARS) BUILD=$(BUILD)/lib uninstall
+	test -n "$(DESTDIR)" || ldconfig
+	@test -n "$(DESTDIR)" || test ! -f $(STATEDIR)/created-dirs || { \
+		sort -r $(STATEDIR)/created-dirs | while read -r d; do \
+			rmdir "$$d" 2>/dev/null && echo "rmdir $$d"; \
+		done; rm -f $(STATEDIR)/created-dirs; rmdir $(STATEDIR); }
+	@test -z "$(DESTDIR)" || for d in $(addprefix $(DESTDIR),$(INSTALL_DIRS)) \
+		$(DESTDIR)/lib/modules/*; do \
+		while [ "$$d" != "$(DESTDIR)" ] && [ "$$d" != "$(DESTDIR:%/=%)" ] && \
+		      [ "$${d%/*}" != "$$d" ]; do \
+			rmdir "$$d" 2>/dev/null; d=$${d%/*}; \
+		done; \
+	done
 
 check: deps
 	@$(TOP)/tools/asc-check

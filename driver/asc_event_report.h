@@ -19,6 +19,7 @@ struct asc_report_quota;
 enum asc_report_kind {
 	ASC_REPORT_DEADLOCK,
 	ASC_REPORT_LEAK,
+	ASC_REPORT_COLLISION,
 	ASC_REPORT_KINDS
 };
 

@@ -18,13 +18,6 @@
 
 #include "asc_event_table.h"
 
-#define ASC_SLOT_S	ASC_EVENT_PIPE_S
-#define ASC_SLOT_V	ASC_EVENT_PIPE_V
-#define ASC_SLOT_M	ASC_EVENT_PIPE_M
-#define ASC_SLOT_MTE1	ASC_EVENT_PIPE_MTE1
-#define ASC_SLOT_MTE2	ASC_EVENT_PIPE_MTE2
-#define ASC_SLOT_MTE3	ASC_EVENT_PIPE_MTE3
-
 /*
  * __COUNTER__ numbers the entries: the n-th entry must be HardEvent n.
  * Nothing else in this file expands __COUNTER__.

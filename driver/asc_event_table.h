@@ -17,6 +17,12 @@
  * values are what the uAPI speaks.
  */
 #define ASC_NR_PIPES		7
+#define ASC_SLOT_S		ASC_EVENT_PIPE_S
+#define ASC_SLOT_V		ASC_EVENT_PIPE_V
+#define ASC_SLOT_M		ASC_EVENT_PIPE_M
+#define ASC_SLOT_MTE1		ASC_EVENT_PIPE_MTE1
+#define ASC_SLOT_MTE2		ASC_EVENT_PIPE_MTE2
+#define ASC_SLOT_MTE3		ASC_EVENT_PIPE_MTE3
 #define ASC_SLOT_FIX		6
 #define ASC_SLOT_NONE		(-1)
 

@@ -38,7 +38,9 @@
 #include <linux/uaccess.h>
 
 #include "asc_event_hw.h"
+#include "asc_event_launch.h"
 #include "asc_event_report.h"
+#include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
 #include "asc_event_trace.h"
 
@@ -49,20 +51,33 @@ static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 	return GENMASK_ULL(tp->event_ids - 1, 0);
 }
 
-static int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id)
+/**
+ * asc_tpipe_check() - whether (@event, @id) exist on a TPipe.
+ * @tp: TPipe.
+ * @event: HardEvent from userspace.
+ * @id: event ID from userspace.
+ *
+ * Return: 0, or -%EINVAL.
+ */
+int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id)
 {
 	if (event >= ASC_EVENT_NR_HARD_EVENTS || id >= tp->event_ids)
 		return -EINVAL;
 	return 0;
 }
 
-/* The pipe slot the calling thread is bound to, or ASC_SLOT_NONE. */
-static int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
+/**
+ * asc_tpipe_caller_slot() - the pipe slot the calling thread is bound to.
+ * @tp: TPipe, locked.
+ *
+ * Return: the slot, or %ASC_SLOT_NONE.
+ */
+int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
 {
 	struct pid *me = task_pid(current);
 	int slot;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
 		if (tp->slots[slot].pid == me)
@@ -94,7 +109,7 @@ static bool asc_pid_alive(struct pid *pid)
  */
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot)
 {
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	return tp->slots[slot].pid && asc_pid_alive(tp->slots[slot].pid);
 }
@@ -103,35 +118,62 @@ bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot)
  * Checked mode: the pipe that issues a set is the HardEvent's source, the
  * pipe that issues a wait its destination, and a bound caller must be that
  * pipe.  An unbound caller may set only while no live thread owns the
- * source pipe (it may always wait).  And the ID must be one the program
- * got from the pool: allocated, or the last one fetched.
+ * source pipe (it may always wait).
  */
-static int asc_tpipe_check_use(const struct asc_tpipe *tp, int slot,
-			       u32 event, u32 id, bool set)
+static int asc_tpipe_check_role(const struct asc_tpipe *tp, int slot,
+				u32 event, bool set)
 {
 	const struct asc_hard_event_info *info = &asc_hard_events[event];
 	int pipe = set ? info->src : info->dst;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (!tp->checked)
 		return 0;
 	if (slot != ASC_SLOT_NONE ? slot != pipe :
 				    set && asc_tpipe_slot_owned(tp, pipe))
 		return -EPERM;
-	if (!(tp->pool[event] & BIT_ULL(id)) && tp->fetched[event] != (int)id)
-		return -ENOENT;
 	return 0;
 }
 
-/*
- * Write a result to userspace with @tp locked: page faults are disabled,
- * so a user page that is not there fails the copy instead of sleeping.
+/**
+ * asc_tpipe_check_id() - checked mode's verdict on where an ID came from.
+ * @tp: TPipe, locked.
+ * @event: HardEvent, valid.
+ * @id: event ID, valid.
+ * @handwritten: out: checked mode, and @id is neither allocated nor the
+ *	last one fetched for @event.
+ *
+ * A hand-written ID is legal, as in Ascend C, unless the TPipe is strict.
+ *
+ * Return: 0, or -%ENOENT for a hand-written ID in strict mode.
  */
-static int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
-			      const void *src, size_t size)
+int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
+		       bool *handwritten)
 {
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
+
+	*handwritten = tp->checked && !(tp->pool[event] & BIT_ULL(id)) &&
+		       tp->fetched[event] != (int)id;
+	return *handwritten && tp->strict_ids ? -ENOENT : 0;
+}
+
+/**
+ * asc_tpipe_put_user() - write a result to userspace with @tp locked.
+ * @tp: TPipe, locked.
+ * @dst: where.
+ * @src: what.
+ * @size: how much.
+ *
+ * Page faults are disabled, so a user page that is not there fails the
+ * copy instead of sleeping.
+ *
+ * Return: 0, or -%EFAULT.
+ */
+int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
+		       const void *src, size_t size)
+{
+	lockdep_assert_held(tp->lockp);
 
 	if (should_fail_usercopy() || copy_to_user_nofault(dst, src, size))
 		return -EFAULT;
@@ -141,14 +183,14 @@ static int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 /**
  * asc_tpipe_create() - create an empty TPipe owned by the calling task.
  * @event_ids: IDs per HardEvent, 1..%ASC_EVENT_IDS_MAX.
- * @checked: start in checked mode.
+ * @mode: ASC_EVENT_MODE_* bits to start with.
  *
  * The owner is the calling process (named after its main thread, even
  * when another of its threads opens the device) and its user.
  *
  * Return: the TPipe, or NULL when out of memory.
  */
-struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked)
+struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 {
 	struct asc_tpipe *tp;
 
@@ -157,9 +199,12 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked)
 		return NULL;
 
 	spin_lock_init(&tp->lock);
+	tp->lockp = &tp->lock;
 	INIT_LIST_HEAD(&tp->waiters);
 	tp->event_ids = event_ids;
-	tp->checked = checked;
+	tp->checked = mode & ASC_EVENT_MODE_CHECKED;
+	tp->strict_ids = mode & ASC_EVENT_MODE_STRICT_IDS;
+	tp->next_ticket = 1;
 	memset(tp->fetched, -1, sizeof(tp->fetched));
 	tp->owner.tgid = task_tgid_nr(current);
 	tp->owner.uid = from_kuid_munged(&init_user_ns, current_uid());
@@ -187,6 +232,8 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	int slot;
 
 	WARN_ON(!list_empty(&tp->waiters));
+	if (tp->launch)
+		asc_tpipe_leave(tp);
 	if (tp->hw && tp->quota) {
 		for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 			left.ids_held += hweight64(tp->pool[event]);
@@ -197,6 +244,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 		put_pid(tp->slots[slot].pid);
 	asc_report_quota_put(tp->quota);
 	asc_hw_core_free(tp->hw);
+	kfree(tp->queues);
 	kfree(tp);
 }
 
@@ -204,13 +252,77 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
 {
 	u64 free;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	free = ~tp->pool[event] & asc_tpipe_id_mask(tp);
 	if (!free)
 		return -ENOSPC;
 	*id = __ffs64(free);
 	return 0;
+}
+
+/*
+ * Checked mode, not strict: an ID that alloc or fetch is about to hand out
+ * must not be in use by hand-written code.  Returns the report of such a
+ * collision, to print once unlocked, in *@report.
+ */
+static int asc_tpipe_check_collision(struct asc_tpipe *tp, const char *what,
+				     u32 event, u32 id,
+				     struct asc_report **report)
+{
+	const char *use;
+	int slot;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (!tp->checked || tp->strict_ids)
+		return 0;
+	use = asc_tpipe_handwritten_use(tp, event, id, &slot);
+	if (!use)
+		return 0;
+	asc_stat_add(ASC_STAT_ID_COLLISIONS, 1);
+	*report = asc_report_start(tp->quota, ASC_REPORT_COLLISION);
+	asc_report_warn(*report, "TPipe %u (%s[%d]): %s of %s would hand out ID %u, which hand-written code uses: %s on %s",
+			tp->serial, tp->owner.comm, tp->owner.tgid, what,
+			asc_hard_event_name(event), id, use, asc_slot_name(slot));
+	return -EADDRINUSE;
+}
+
+/*
+ * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, taken or
+ * remembered as fetched only once it is written to @uid.
+ */
+static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
+			      u32 __user *uid, bool take)
+{
+	struct asc_report *report = NULL;
+	int ret = -EINVAL;
+	u32 id = 0;
+
+	asc_tpipe_lock(tp);
+	if (event < ASC_EVENT_NR_HARD_EVENTS)
+		ret = asc_tpipe_lowest_free(tp, event, &id);
+	if (!ret)
+		ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
+						event, id, &report);
+	if (!ret)
+		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
+	if (ret == -EFAULT)
+		goto out;
+	if (!ret && take)
+		tp->pool[event] |= BIT_ULL(id);
+	else if (!ret)
+		tp->fetched[event] = id;
+	if (take)
+		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
+				      event, id, ret);
+	else
+		trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp),
+				      event, id, ret);
+out:
+	asc_tpipe_unlock(tp);
+	asc_report_emit(report);
+	return ret;
 }
 
 /**
@@ -222,28 +334,13 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
  * The ID is taken only once it is written to @uid.
  *
  * Return: 0, -%EINVAL for a bad @event, -%ENOSPC when every ID is taken,
- * -%EFAULT when @uid could not be written without a page fault (nothing
- * is changed).
+ * -%EADDRINUSE (checked mode, not strict) when hand-written code uses the
+ * lowest free ID, -%EFAULT when @uid could not be written without a page
+ * fault.  Nothing is changed on failure.
  */
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
 {
-	int ret = -EINVAL;
-	u32 id = 0;
-
-	spin_lock(&tp->lock);
-	if (event < ASC_EVENT_NR_HARD_EVENTS)
-		ret = asc_tpipe_lowest_free(tp, event, &id);
-	if (!ret)
-		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
-	if (ret == -EFAULT)
-		goto out;
-	if (!ret)
-		tp->pool[event] |= BIT_ULL(id);
-	trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp), event,
-			      id, ret);
-out:
-	spin_unlock(&tp->lock);
-	return ret;
+	return asc_tpipe_hand_out(tp, event, uid, true);
 }
 
 /**
@@ -256,29 +353,11 @@ out:
  * the next fetch of @event or a reset.  The ID is remembered only once it
  * is written to @uid, in the same step.
  *
- * Return: 0, -%EINVAL for a bad @event, -%ENOSPC when every ID is taken,
- * -%EFAULT when @uid could not be written without a page fault (nothing
- * is changed).
+ * Return: as asc_tpipe_alloc_id().
  */
 int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
 {
-	int ret = -EINVAL;
-	u32 id = 0;
-
-	spin_lock(&tp->lock);
-	if (event < ASC_EVENT_NR_HARD_EVENTS)
-		ret = asc_tpipe_lowest_free(tp, event, &id);
-	if (!ret)
-		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
-	if (ret == -EFAULT)
-		goto out;
-	if (!ret)
-		tp->fetched[event] = id;
-	trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp), event,
-			      id, ret);
-out:
-	spin_unlock(&tp->lock);
-	return ret;
+	return asc_tpipe_hand_out(tp, event, uid, false);
 }
 
 /**
@@ -294,7 +373,7 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 {
 	int ret;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret && !(tp->pool[event] & BIT_ULL(id)))
 		ret = -ENOENT;
@@ -302,15 +381,51 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 		tp->pool[event] &= ~BIT_ULL(id);
 	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
 				id, ret);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
-static void asc_waiter_end(struct asc_waiter *w, int state)
+/**
+ * asc_waiter_end() - end a wait: take it off its list and wake its task.
+ * @w: a pending wait, its TPipe locked.
+ * @state: how it ended: enum asc_wait_state.
+ */
+void asc_waiter_end(struct asc_waiter *w, int state)
 {
 	list_del_init(&w->node);
 	WRITE_ONCE(w->state, state);
 	wake_up_process(w->task);
+}
+
+/**
+ * asc_tpipe_raise() - set the flag of (@event, @id), or hand it to a waiter.
+ * @tp: TPipe, locked.
+ * @event: HardEvent, valid.
+ * @id: event ID, valid.
+ * @handwritten: the set used a hand-written ID (checked mode).
+ *
+ * The oldest task waiting for the flag, if any, consumes it at once.
+ *
+ * Return: 0, or -%EBUSY when the flag is already set (nothing changes).
+ */
+int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten)
+{
+	struct asc_waiter *w;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (asc_hw_flag_test(tp->hw, event, id))
+		return -EBUSY;
+	list_for_each_entry(w, &tp->waiters, node) {
+		if (w->kind == ASC_WAIT_FLAG && w->event == event && w->id == id) {
+			asc_waiter_end(w, ASC_WAIT_DONE);
+			return 0;
+		}
+	}
+	asc_hw_flag_set(tp->hw, event, id);
+	if (handwritten)
+		tp->handset[event] |= BIT_ULL(id);
+	return 0;
 }
 
 /**
@@ -324,34 +439,26 @@ static void asc_waiter_end(struct asc_waiter *w, int state)
  * Return: 0, -%EINVAL for a bad @event or @id, -%EPERM (checked mode) when
  * the caller is bound to a pipe other than @event's source, or is not
  * bound while a live thread owns @event's source pipe, -%ENOENT
- * (checked mode) when @id is neither allocated nor the last one fetched,
- * -%EBUSY when the flag is already set (undefined on the hardware; nothing
- * is changed).
+ * (checked mode, strict) when @id is neither allocated nor the last one
+ * fetched, -%EBUSY when the flag is already set (undefined on the
+ * hardware; nothing is changed).
  */
 int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 {
-	struct asc_waiter *w;
+	bool handwritten;
 	int slot, ret;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret)
-		ret = asc_tpipe_check_use(tp, slot, event, id, true);
-	if (!ret && asc_hw_flag_test(tp->hw, event, id))
-		ret = -EBUSY;
-	if (ret)
-		goto out;
-	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->event == event && w->id == id) {
-			asc_waiter_end(w, ASC_WAIT_DONE);
-			goto out;
-		}
-	}
-	asc_hw_flag_set(tp->hw, event, id);
-out:
+		ret = asc_tpipe_check_role(tp, slot, event, true);
+	if (!ret)
+		ret = asc_tpipe_check_id(tp, event, id, &handwritten);
+	if (!ret)
+		ret = asc_tpipe_raise(tp, event, id, handwritten);
 	trace_asc_event_set(tp->serial, slot, event, id, ret);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
@@ -381,11 +488,17 @@ static int asc_waiter_sleep(struct asc_waiter *w, ktime_t *deadline)
 	return ret;
 }
 
-/*
- * A deadline given in the caller's time namespace, on the host's
- * CLOCK_MONOTONIC.  The namespace of a task on the host has zero offsets.
+/**
+ * asc_deadline_to_host() - a deadline of the caller's time namespace on the
+ *	host's CLOCK_MONOTONIC.
+ * @deadline: absolute CLOCK_MONOTONIC ns in the caller's time namespace;
+ *	not %ASC_EVENT_WAIT_FOREVER.
+ *
+ * The namespace of a task on the host has zero offsets.
+ *
+ * Return: the same instant on the host's clock, clamped to its range.
  */
-static ktime_t asc_deadline_to_host(u64 deadline)
+ktime_t asc_deadline_to_host(u64 deadline)
 {
 	ktime_t offset = timespec64_to_ktime(current->nsproxy->time_ns->offsets.monotonic);
 	ktime_t t = deadline > KTIME_MAX ? KTIME_MAX : (ktime_t)deadline;
@@ -397,26 +510,20 @@ static ktime_t asc_deadline_to_host(u64 deadline)
 	return t - offset;
 }
 
-/*
- * Fail the waits of the cycle that the new forever wait of @slot closes,
- * if it closes one; returns the report to print once unlocked.
+/**
+ * asc_tpipe_block() - block in a wait until it ends.
+ * @tp: TPipe, locked; still locked on return, though dropped meanwhile.
+ * @w: the wait, on the caller's stack, not yet on any list.
+ * @expires: its deadline on the host's clock, unless @w waits forever.
+ *
+ * A bound thread's forever wait in checked mode runs deadlock detection
+ * first.
+ *
+ * Return: 0 when the wait was satisfied, -%ECANCELED (reset), -%EDEADLK,
+ * -%EPIPE (a core it needed left the launch), -%ETIMEDOUT, -%ERESTARTSYS.
  */
-static struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
-						   int slot)
-{
-	struct asc_report *report;
-	unsigned long cycle;
-	int s;
-
-	cycle = asc_tpipe_find_deadlock(tp, slot, &report);
-	for_each_set_bit(s, &cycle, ASC_NR_PIPES)
-		asc_waiter_end(tp->slots[s].wait, ASC_WAIT_DEADLOCK);
-	return report;
-}
-
-/* Block in @w until it ends; returns the wait's result. */
-static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
-			   ktime_t expires)
+int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
+		    ktime_t expires)
 {
 	struct asc_report *report = NULL;
 	int ret;
@@ -425,14 +532,14 @@ static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 	if (w->slot != ASC_SLOT_NONE) {
 		tp->slots[w->slot].wait = w;
 		if (w->forever && tp->checked)
-			report = asc_tpipe_end_deadlocked(tp, w->slot);
+			report = asc_tpipe_end_deadlocked(tp, w);
 	}
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 
 	asc_report_emit(report);
 	ret = asc_waiter_sleep(w, w->forever ? NULL : &expires);
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	if (w->slot != ASC_SLOT_NONE)
 		tp->slots[w->slot].wait = NULL;
 	switch (w->state) {
@@ -442,10 +549,35 @@ static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 		return -ECANCELED;
 	case ASC_WAIT_DEADLOCK:
 		return -EDEADLK;
+	case ASC_WAIT_GONE:
+		return -EPIPE;
 	default:
 		list_del(&w->node);
 		return ret;
 	}
+}
+
+/**
+ * asc_tpipe_wait_locked() - consume the flag @w waits for, or block for it.
+ * @tp: TPipe, locked; still locked on return, though dropped meanwhile.
+ * @w: the wait, on the caller's stack, not yet on any list.
+ * @expires: its deadline on the host's clock, unless @w waits forever.
+ *
+ * Return: as asc_tpipe_wait_flag(), after its checks.
+ */
+int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
+			  ktime_t expires)
+{
+	lockdep_assert_held(tp->lockp);
+
+	if (asc_hw_flag_test(tp->hw, w->event, w->id)) {
+		asc_hw_flag_clear(tp->hw, w->event, w->id);
+		tp->handset[w->event] &= ~BIT_ULL(w->id);
+		return 0;
+	}
+	if (!w->forever && ktime_compare(expires, ktime_get()) <= 0)
+		return -ETIMEDOUT;
+	return asc_tpipe_block(tp, w, expires);
 }
 
 /**
@@ -481,29 +613,24 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 	if (!w.forever)
 		expires = asc_deadline_to_host(deadline);
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	w.slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret)
-		ret = asc_tpipe_check_use(tp, w.slot, event, id, false);
+		ret = asc_tpipe_check_role(tp, w.slot, event, false);
+	if (!ret)
+		ret = asc_tpipe_check_id(tp, event, id, &w.handwritten);
 	if (ret) {
-		spin_unlock(&tp->lock);
+		asc_tpipe_unlock(tp);
 		return ret;
 	}
 
 	start = ktime_get();
 	trace_asc_event_wait_start(tp->serial, w.slot, event, id, w.forever);
-	if (asc_hw_flag_test(tp->hw, event, id)) {
-		asc_hw_flag_clear(tp->hw, event, id);
-		ret = 0;
-	} else if (!w.forever && ktime_compare(expires, start) <= 0) {
-		ret = -ETIMEDOUT;
-	} else {
-		ret = asc_tpipe_block(tp, &w, expires);
-	}
+	ret = asc_tpipe_wait_locked(tp, &w, expires);
 	trace_asc_event_wait_end(tp->serial, w.slot, event, id, ret,
 				 ktime_to_ns(ktime_sub(ktime_get(), start)));
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
@@ -513,8 +640,9 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
  * @args: the ioctl's arguments; its leftover counts are filled in.
  * @uargs: where in userspace @args goes.
  *
- * Every task blocked in a wait on @tp returns -%ECANCELED.  The last
- * fetched IDs are forgotten; pipe bindings and the mode stay.  Leftovers
+ * Every task blocked in a wait on @tp returns -%ECANCELED, and every
+ * issued instruction not yet run is dropped.  The last fetched IDs are
+ * forgotten; pipe bindings and the mode stay.  Leftovers
  * are reported as a leak.  The reset happens only once its counts are
  * written to @uargs.
  *
@@ -529,25 +657,29 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	struct asc_waiter *w, *tmp;
 	unsigned int event;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 		left.ids_held += hweight64(tp->pool[event]);
 	left.flags_pending = asc_hw_flags_count(tp->hw);
 	args->ids_held = left.ids_held;
 	args->flags_pending = left.flags_pending;
 	if (asc_tpipe_put_user(tp, uargs, args, sizeof(*args))) {
-		spin_unlock(&tp->lock);
+		asc_tpipe_unlock(tp);
 		return -EFAULT;
 	}
 
 	report = asc_tpipe_leak_report(tp, false, &left);
 	memset(tp->pool, 0, sizeof(tp->pool));
 	memset(tp->fetched, -1, sizeof(tp->fetched));
+	memset(tp->handset, 0, sizeof(tp->handset));
 	asc_hw_flags_clear_all(tp->hw);
+	asc_tpipe_queues_clear(tp);
+	if (tp->launch)
+		asc_launch_core_reset(tp);
 	list_for_each_entry_safe(w, tmp, &tp->waiters, node)
 		asc_waiter_end(w, ASC_WAIT_CANCELED);
 	trace_asc_event_reset(tp->serial, left.ids_held, left.flags_pending);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 
 	asc_report_emit(report);
 	return 0;
@@ -576,12 +708,12 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 			return new;
 	}
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	old = asc_tpipe_caller_slot(tp);
 	if (new != ASC_SLOT_NONE && new != old) {
 		slot = &tp->slots[new];
 		if (asc_tpipe_slot_owned(tp, new)) {
-			spin_unlock(&tp->lock);
+			asc_tpipe_unlock(tp);
 			return -EBUSY;
 		}
 		put_pid(slot->pid);
@@ -591,30 +723,51 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 		put_pid(tp->slots[old].pid);
 		tp->slots[old].pid = NULL;
 	}
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return 0;
 }
 
 /**
- * asc_tpipe_checked() - whether a TPipe is in checked mode.
+ * asc_tpipe_lock() - lock a TPipe.
  * @tp: TPipe.
  *
- * Return: true in checked mode.
+ * Takes the TPipe's own lock, or its launch's once it has joined one; a
+ * join that happens meanwhile is seen, and the launch's lock taken.
  */
-bool asc_tpipe_checked(struct asc_tpipe *tp)
+void asc_tpipe_lock(struct asc_tpipe *tp)
+	__acquires(tp->lockp)
 {
-	bool checked;
+	spinlock_t *lock = READ_ONCE(tp->lockp);
 
-	spin_lock(&tp->lock);
-	checked = tp->checked;
-	spin_unlock(&tp->lock);
-	return checked;
+	spin_lock(lock);
+	while (unlikely(lock != READ_ONCE(tp->lockp))) {
+		spin_unlock(lock);
+		lock = READ_ONCE(tp->lockp);
+		spin_lock(lock);
+	}
 }
 
 /**
- * asc_tpipe_set_checked() - turn checked mode on or off.
+ * asc_tpipe_mode() - the mode of a TPipe.
  * @tp: TPipe.
- * @checked: the new mode.
+ *
+ * Return: ASC_EVENT_MODE_* bits.
+ */
+u32 asc_tpipe_mode(struct asc_tpipe *tp)
+{
+	u32 mode;
+
+	asc_tpipe_lock(tp);
+	mode = (tp->checked ? ASC_EVENT_MODE_CHECKED : 0) |
+	       (tp->strict_ids ? ASC_EVENT_MODE_STRICT_IDS : 0);
+	asc_tpipe_unlock(tp);
+	return mode;
+}
+
+/**
+ * asc_tpipe_set_mode() - change the mode of a TPipe.
+ * @tp: TPipe.
+ * @mode: ASC_EVENT_MODE_* bits, already validated.
  *
  * The mode is chosen before the pipes are manned: it cannot change while a
  * live thread is bound to a pipe of @tp, so that no check depends on when
@@ -624,19 +777,24 @@ bool asc_tpipe_checked(struct asc_tpipe *tp)
  * Return: 0, or -%EBUSY when the mode would change while a live thread is
  * bound (nothing is changed).
  */
-int asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked)
+int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode)
 {
+	bool checked = mode & ASC_EVENT_MODE_CHECKED;
+	bool strict = mode & ASC_EVENT_MODE_STRICT_IDS;
 	int slot, ret = 0;
 
-	spin_lock(&tp->lock);
-	for (slot = 0; slot < ASC_NR_PIPES && tp->checked != checked; slot++) {
-		if (asc_tpipe_slot_owned(tp, slot)) {
+	asc_tpipe_lock(tp);
+	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
+		if ((tp->checked != checked || tp->strict_ids != strict) &&
+		    asc_tpipe_slot_owned(tp, slot)) {
 			ret = -EBUSY;
 			break;
 		}
 	}
-	if (!ret)
+	if (!ret) {
 		tp->checked = checked;
-	spin_unlock(&tp->lock);
+		tp->strict_ids = strict;
+	}
+	asc_tpipe_unlock(tp);
 	return ret;
 }

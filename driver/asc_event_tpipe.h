@@ -6,6 +6,7 @@
 #ifndef _ASC_EVENT_TPIPE_H
 #define _ASC_EVENT_TPIPE_H
 
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
@@ -19,6 +20,8 @@ struct asc_hw_core;
 struct asc_report;
 struct asc_report_quota;
 struct asc_event_reset;
+struct asc_event_issue;
+struct asc_launch;
 struct dentry;
 struct pid;
 
@@ -27,16 +30,27 @@ enum asc_wait_state {
 	ASC_WAIT_DONE,
 	ASC_WAIT_CANCELED,
 	ASC_WAIT_DEADLOCK,
+	ASC_WAIT_GONE,
+};
+
+/* What a wait waits for. */
+enum asc_wait_kind {
+	ASC_WAIT_FLAG,		/* a flag of this core: @event, @id */
+	ASC_WAIT_CROSS,		/* a cross-core flag: @event is its ID */
+	ASC_WAIT_SYNC,		/* every core of the launch, at SyncAll */
 };
 
 /**
- * struct asc_waiter - one task blocked in asc_tpipe_wait_flag().
+ * struct asc_waiter - one task blocked in a wait (WAIT_FLAG, or EXECUTE of
+ *	an issued wait).
  * @node: entry in &asc_tpipe.waiters while @state is %ASC_WAIT_PENDING.
  * @task: the waiting task.
- * @event: HardEvent waited for.
+ * @kind: enum asc_wait_kind.
+ * @event: HardEvent waited for, or the cross-core flag ID.
  * @id: event ID waited for.
  * @slot: pipe slot the task is bound to, or %ASC_SLOT_NONE.
  * @forever: no deadline: only a set, a reset or a signal ends the wait.
+ * @handwritten: checked mode: @id is neither allocated nor fetched.
  * @state: enum asc_wait_state; written under &asc_tpipe.lock by whoever
  *	ends the wait (set, reset or deadlock detection), read locklessly by
  *	the sleeping task.
@@ -48,11 +62,41 @@ enum asc_wait_state {
 struct asc_waiter {
 	struct list_head node;
 	struct task_struct *task;
+	u8 kind;
 	u32 event;
 	u32 id;
 	int slot;
 	bool forever;
+	bool handwritten;
 	int state;
+};
+
+/**
+ * struct asc_ticket - one issued set or wait in a pipe's queue.
+ * @seq: the ticket userspace holds: unique on the TPipe, never 0.
+ * @event: HardEvent.
+ * @id: event ID.
+ * @op: %ASC_EVENT_OP_SET or %ASC_EVENT_OP_WAIT.
+ * @handwritten: the ID was hand-written when issued (checked mode).
+ */
+struct asc_ticket {
+	u64 seq;
+	u8 event;
+	u8 id;
+	u8 op;
+	bool handwritten;
+};
+
+/**
+ * struct asc_pipe_queue - the issued instructions of one pipe, in order.
+ * @t: a ring of them.
+ * @head: index in @t of the oldest.
+ * @count: how many there are.
+ */
+struct asc_pipe_queue {
+	struct asc_ticket t[ASC_EVENT_QUEUE_DEPTH];
+	unsigned int head;
+	unsigned int count;
 };
 
 /**
@@ -79,27 +123,44 @@ struct asc_tpipe_owner {
 
 /**
  * struct asc_tpipe - one TPipe: what one open of /dev/asc_event owns.
- * @lock: protects everything below that is not fixed at creation:
- *	@checked, @pool, @fetched, @slots, @waiters and every waiter on it,
- *	and serializes all access to the flags in @hw.
+ * @lock: the TPipe's own lock, until it joins a launch.
+ * @lockp: the lock that protects the TPipe: @lock, or once the TPipe has
+ *	joined a launch, the launch's, which all its cores share.  Take it
+ *	with asc_tpipe_lock().  It protects everything below that is not
+ *	fixed at creation:
+ *	@checked, @strict_ids, @pool, @fetched, @handset, @slots, @waiters
+ *	and every waiter on it, @queues (the pointer once set, and the
+ *	queues) and @next_ticket, and serializes all access to the flags in
+ *	@hw.
  * @serial: module-wide number of the TPipe (reports, debugfs, traces).
  * @event_ids: IDs per HardEvent, fixed at creation (module parameter).
  * @checked: checked mode (%ASC_EVENT_MODE_CHECKED).
+ * @strict_ids: with @checked, hand-written IDs are refused
+ *	(%ASC_EVENT_MODE_STRICT_IDS).
  * @owner: who opened it; fixed at creation.
  * @quota: the report rate limit of the opener's user, shared with every
  *	TPipe that user has open; a counted reference, fixed at creation.
  * @hw: the emulated flag registers of this TPipe's core.
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
+ * @handset: per HardEvent, the flags that are set by a hand-written set
+ *	(checked mode), for the collision check of alloc and fetch.
  * @slots: the thread bound to each pipe and its current wait.
  * @waiters: struct asc_waiter of every task blocked in a wait, oldest
  *	first, so that a set hands its flag to the longest waiter.
+ * @queues: the issued instructions of each pipe slot; allocated by the
+ *	first %ASC_EVENT_IOC_ISSUE, NULL before.
+ * @next_ticket: the ticket of the next issued instruction.
+ * @launch: the launch this TPipe is a core of (a counted reference), or
+ *	NULL; set once, by %ASC_EVENT_IOC_JOIN.
+ * @core: its core number in @launch.
  * @debugfs: its debugfs file, or an error pointer.
  *
  * Lifetime: created by asc_tpipe_create() in open() and destroyed by
  * asc_tpipe_destroy() in release().  A task blocked in a wait holds a
  * reference to the file through its ioctl, so release() never runs while
- * @waiters is non-empty.  No lock is shared with any other TPipe.
+ * @waiters is non-empty.  Until it joins a launch, no lock is shared with
+ * any other TPipe; after, the lock of every core of the launch is one.
  *
  * Pipe ownership: while a live thread is bound to a pipe, it alone sets
  * that pipe's flags; in checked mode a set whose source is that pipe from
@@ -109,16 +170,23 @@ struct asc_tpipe_owner {
  */
 struct asc_tpipe {
 	spinlock_t lock;	/* see above */
+	spinlock_t *lockp;
 	unsigned int serial;
 	unsigned int event_ids;
 	bool checked;
+	bool strict_ids;
 	struct asc_tpipe_owner owner;
 	struct asc_report_quota *quota;
 	struct asc_hw_core *hw;
 	u64 pool[ASC_EVENT_NR_HARD_EVENTS];
 	s8 fetched[ASC_EVENT_NR_HARD_EVENTS];
+	u64 handset[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_pipe_slot slots[ASC_NR_PIPES];
 	struct list_head waiters;
+	struct asc_pipe_queue *queues;
+	u64 next_ticket;
+	struct asc_launch *launch;
+	u32 core;
 	struct dentry *debugfs;
 };
 
@@ -132,7 +200,7 @@ struct asc_tpipe_leftovers {
 	unsigned int flags_pending;
 };
 
-struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, bool checked);
+struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode);
 void asc_tpipe_destroy(struct asc_tpipe *tp);
 
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 __user *uid);
@@ -144,16 +212,51 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id,
 int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 		    struct asc_event_reset __user *uargs);
 int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe);
-bool asc_tpipe_checked(struct asc_tpipe *tp);
-int asc_tpipe_set_checked(struct asc_tpipe *tp, bool checked);
+void asc_tpipe_lock(struct asc_tpipe *tp) __acquires(tp->lockp);
+u32 asc_tpipe_mode(struct asc_tpipe *tp);
+int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode);
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot);
 
+/* Shared with asc_event_queue.c; @tp locked. */
+int asc_tpipe_caller_slot(const struct asc_tpipe *tp);
+int asc_tpipe_check(const struct asc_tpipe *tp, u32 event, u32 id);
+int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
+		       bool *handwritten);
+int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
+		       const void *src, size_t size);
+int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id,
+		    bool handwritten);
+int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
+			  ktime_t expires);
+int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
+		    ktime_t expires);
+void asc_waiter_end(struct asc_waiter *w, int state);
+ktime_t asc_deadline_to_host(u64 deadline);
+
+/* asc_event_queue.c */
+int asc_tpipe_issue(struct asc_tpipe *tp, struct asc_event_issue *args,
+		    u64 __user *uticket, struct asc_pipe_queue *spare);
+int asc_tpipe_execute(struct asc_tpipe *tp, u64 ticket, u64 deadline);
+void asc_tpipe_queues_clear(struct asc_tpipe *tp);
+const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
+				      int *slot);
+
 /* asc_event_deadlock.c */
-unsigned long asc_tpipe_find_deadlock(struct asc_tpipe *tp, int slot,
-				      struct asc_report **report);
+struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
+					    struct asc_waiter *w);
 
 /* asc_event_report.c */
 struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
 					 const struct asc_tpipe_leftovers *left);
+
+/**
+ * asc_tpipe_unlock() - drop the lock asc_tpipe_lock() took.
+ * @tp: TPipe.
+ */
+static inline void asc_tpipe_unlock(struct asc_tpipe *tp)
+	__releases(tp->lockp)
+{
+	spin_unlock(tp->lockp);
+}
 
 #endif /* _ASC_EVENT_TPIPE_H */

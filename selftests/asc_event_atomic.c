@@ -18,149 +18,35 @@
  * The tests skip where userfaultfd write-protection is not available.
  */
 #include "asc_event_pipes.h"
-
-#include <linux/userfaultfd.h>
-#include <poll.h>
-
-/* Long enough for a thread to reach its ioctl in a slow guest. */
-#define STALL_MS	5000
+#include "asc_test_uffd.h"
 
 /* Set by MTE2, waited for by V: no thread is bound in these tests. */
 #define EV	ASC_EVENT_MTE2_V
 
-/**
- * struct stall - a page whose writes stop until released.
- * @uffd: the userfaultfd watching it.
- * @page: the page, readable and write-protected.
- * @size: its size.
- */
-struct stall {
-	int uffd;
-	char *page;
-	size_t size;
-};
-
-/* Write-protect (@wp) or release the page; 0 or -errno. */
-static int stall_protect(struct stall *st, bool wp)
-{
-	struct uffdio_writeprotect arg = {
-		.range = { .start = (unsigned long)st->page, .len = st->size },
-		.mode = wp ? UFFDIO_WRITEPROTECT_MODE_WP : 0,
-	};
-
-	return ioctl(st->uffd, UFFDIO_WRITEPROTECT, &arg) ? -errno : 0;
-}
-
-/*
- * Map a page, fill it with @len bytes of @init, and write-protect it.
- * Return: 0, or a reason to skip (positive errno) or fail (negative).
- */
-static int stall_init(struct stall *st, const void *init, size_t len)
-{
-	struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_PAGEFAULT_FLAG_WP };
-	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_WP };
-
-	st->size = (size_t)sysconf(_SC_PAGESIZE);
-	st->uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (st->uffd < 0)
-		return errno;
-	if (ioctl(st->uffd, UFFDIO_API, &api) || !(api.features & UFFD_FEATURE_PAGEFAULT_FLAG_WP))
-		return EOPNOTSUPP;
-	st->page = mmap(NULL, st->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	if (st->page == MAP_FAILED)
-		return -errno;
-	memcpy(st->page, init, len);
-	reg.range.start = (unsigned long)st->page;
-	reg.range.len = st->size;
-	if (ioctl(st->uffd, UFFDIO_REGISTER, &reg))
-		return errno;
-	return stall_protect(st, true);
-}
-
-static void stall_fini(struct stall *st)
-{
-	if (st->page && st->page != MAP_FAILED)
-		munmap(st->page, st->size);
-	if (st->uffd >= 0)
-		close(st->uffd);
-}
-
-/* Wait until a write to the page has stopped; true when one has. */
-static bool stall_hit(struct stall *st)
-{
-	struct pollfd pfd = { .fd = st->uffd, .events = POLLIN };
-	struct uffd_msg msg;
-
-	if (poll(&pfd, 1, STALL_MS) != 1)
-		return false;
-	if (read(st->uffd, &msg, sizeof(msg)) != sizeof(msg))
-		return false;
-	return msg.event == UFFD_EVENT_PAGEFAULT &&
-	       (msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP) &&
-	       (msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WRITE);
-}
-
-/* Let the stopped write go on, into a writable page. */
-static int stall_release(struct stall *st)
-{
-	return stall_protect(st, false);
-}
-
-/* Let the stopped write go on and fail: the page became read-only. */
-static int stall_fail(struct stall *st)
-{
-	struct uffdio_range range = { .start = (unsigned long)st->page, .len = st->size };
-
-	if (mprotect(st->page, st->size, PROT_READ))
-		return -errno;
-	return ioctl(st->uffd, UFFDIO_WAKE, &range) ? -errno : 0;
-}
-
-/**
- * struct stalled_call - an ioctl on a TPipe whose argument is in a stall page.
- * @thread: the thread that makes the call.
- * @fd: the device.
- * @cmd: the ioctl.
- * @arg: its argument, in the page.
- * @ret: its result: 0 or -errno.
- */
-struct stalled_call {
-	pthread_t thread;
-	int fd;
-	unsigned long cmd;
-	void *arg;
-	int ret;
-};
-
-static void *stalled_call_fn(void *p)
-{
-	struct stalled_call *c = p;
-
-	c->ret = asc_ioctl(c->fd, c->cmd, c->arg);
-	return NULL;
-}
-
 FIXTURE(atomic) {
 	int fd;
 	int ids;
-	struct stall st;
-	struct stalled_call call;
+	struct asc_stall st;
+	struct asc_stalled_call call;
+	bool started;
 };
 
 FIXTURE_SETUP(atomic)
 {
 	self->fd = asc_open_or_skip(_metadata);
 	self->ids = asc_event_ids(_metadata, self->fd);
+	/* Strict IDs: the tests tell fetched IDs from hand-written ones. */
+	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS));
 	self->st.uffd = -1;
-	self->st.page = NULL;
 }
 
 FIXTURE_TEARDOWN(atomic)
 {
-	if (self->st.uffd >= 0)
-		stall_release(&self->st);
-	stall_fini(&self->st);
+	if (self->started) {
+		asc_stall_release(&self->st);
+		asc_stalled_call_end(&self->call);
+	}
+	asc_stall_fini(&self->st);
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -169,21 +55,21 @@ FIXTURE_TEARDOWN(atomic)
 static void start_stalled(struct __test_metadata *_metadata, FIXTURE_DATA(atomic) *self,
 			  unsigned long cmd, const void *arg, size_t len)
 {
-	int ret = stall_init(&self->st, arg, len);
+	int ret = asc_stall_init(&self->st, ASC_STALL_WRITE, arg, len);
 
 	if (ret > 0)
 		SKIP(return, "%s: userfaultfd write-protection: %s", _metadata->name,
 		     strerror(ret));
 	ASSERT_EQ(0, ret);
-	self->call = (struct stalled_call){ .fd = self->fd, .cmd = cmd, .arg = self->st.page };
-	ASSERT_EQ(0, pthread_create(&self->call.thread, NULL, stalled_call_fn, &self->call));
-	ASSERT_TRUE(stall_hit(&self->st)) TH_LOG("the call's write did not stop");
+	ASSERT_EQ(0, asc_stalled_call_start(&self->call, &self->st, self->fd, cmd));
+	self->started = true;
+	ASSERT_TRUE(asc_stall_hit(&self->st)) TH_LOG("the call's write did not stop");
 }
 
 static int end_stalled(FIXTURE_DATA(atomic) *self)
 {
-	pthread_join(self->call.thread, NULL);
-	return self->call.ret;
+	self->started = false;
+	return asc_stalled_call_end(&self->call);
 }
 
 /*
@@ -204,7 +90,7 @@ TEST_F(atomic, fetch_stalled_across_reset)
 	if (_metadata->skip)
 		return;
 	ASSERT_RESET(self->fd, 2, 0);
-	ASSERT_EQ(0, stall_release(&self->st));
+	ASSERT_EQ(0, asc_stall_release(&self->st));
 	ASSERT_EQ(0, end_stalled(self));
 	out = (struct asc_event_ref *)self->st.page;
 	ASSERT_EQ(0U, out->id) TH_LOG("the fetch returned %u, stale from before the reset",
@@ -235,7 +121,7 @@ TEST_F(atomic, fetches_in_order)
 		return;
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(1, asc_fetch(self->fd, EV));
-	ASSERT_EQ(0, stall_release(&self->st));
+	ASSERT_EQ(0, asc_stall_release(&self->st));
 	ASSERT_EQ(0, end_stalled(self));
 	out = (struct asc_event_ref *)self->st.page;
 	ASSERT_EQ(1U, out->id) TH_LOG("the stalled fetch returned %u", out->id);
@@ -264,7 +150,7 @@ TEST_F(atomic, failed_alloc_keeps_others_ids)
 		return;
 	ASSERT_EQ(0, asc_reset(self->fd, NULL));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
-	ASSERT_EQ(0, stall_fail(&self->st));
+	ASSERT_EQ(0, asc_stall_fail(&self->st));
 	ASSERT_EQ(-EFAULT, end_stalled(self));
 	ASSERT_EQ(1, asc_fetch(self->fd, EV)) TH_LOG("ID 0 is no longer allocated");
 	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
@@ -284,7 +170,7 @@ TEST_F(atomic, stalled_alloc_completes_after_others)
 	if (_metadata->skip)
 		return;
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
-	ASSERT_EQ(0, stall_release(&self->st));
+	ASSERT_EQ(0, asc_stall_release(&self->st));
 	ASSERT_EQ(0, end_stalled(self));
 	out = (struct asc_event_ref *)self->st.page;
 	if (self->ids > 1) {
@@ -314,7 +200,7 @@ TEST_F(atomic, stalled_reset_reports_what_it_cleared)
 		return;
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	ASSERT_EQ(0, asc_set(self->fd, EV, 0));
-	ASSERT_EQ(0, stall_release(&self->st));
+	ASSERT_EQ(0, asc_stall_release(&self->st));
 	ASSERT_EQ(0, end_stalled(self));
 	out = (struct asc_event_reset *)self->st.page;
 	ASSERT_EQ(0, asc_reset(self->fd, &after));

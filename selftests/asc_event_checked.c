@@ -12,13 +12,16 @@
  * thread may set only the flags of HardEvents its pipe is the source of and
  * wait only for those it is the destination of (-EPERM); while a live
  * thread owns a pipe, nobody else may set that pipe's flags (-EPERM), and
- * the mode cannot change (-EBUSY); nobody may set or wait on an ID that is
- * neither allocated nor the last fetched one of its HardEvent (-ENOENT).  The checks come in the order EINVAL, EPERM, ENOENT,
+ * the mode cannot change (-EBUSY).  With strict IDs (pyasc's rule, mode bit
+ * ASC_EVENT_MODE_STRICT_IDS), nobody may set or wait on an ID that is
+ * neither allocated nor the last fetched one of its HardEvent (-ENOENT).
+ * Every test here runs in strict mode, set up before any thread binds;
+ * asc_event_handwritten tests the default, Ascend C's rule.  The checks come in the order EINVAL, EPERM, ENOENT,
  * then the usual errors, and a refused call changes nothing.  With checked
  * mode off the same calls go through; a double set and the release of a
  * free ID stay errors in both modes.
  *
- * Worker threads (asc_event_pipes.h) speak for the pipes; the main thread
+ * Worker threads (asc_test_worker.h) speak for the pipes; the main thread
  * never binds (unless a test says so); it checks the state with waits
  * (which an unbound thread may always issue) and sets the flags of the
  * pipes nobody owns.
@@ -34,6 +37,9 @@
 
 #define CHECKED_PARAM	MODULE_SYSFS "/parameters/checked"
 
+/* The mode of every test's TPipe: checked, strict IDs. */
+#define STRICT		((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))
+
 /* The parameter's value before a test changed it, restored by teardown. */
 static char saved_param[16];
 
@@ -47,6 +53,7 @@ FIXTURE_SETUP(checked)
 {
 	self->fd = asc_open_or_skip(_metadata);
 	self->ids = asc_event_ids(_metadata, self->fd);
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	asc_workers_start(_metadata, self->w, NWORKERS, self->fd);
 }
 
@@ -131,7 +138,7 @@ TEST_F(checked, feature_and_default_mode)
 {
 	struct asc_event_info info;
 	char buf[16];
-	int param = read_param(buf, sizeof(buf));
+	int param = read_param(buf, sizeof(buf)), fd;
 
 	memset(&info, 0, sizeof(info));
 	ASSERT_EQ(0, asc_info(self->fd, &info));
@@ -141,7 +148,11 @@ TEST_F(checked, feature_and_default_mode)
 	}
 	ASSERT_LE(0, param) TH_LOG("%s reads \"%s\"", CHECKED_PARAM, buf);
 	ASSERT_EQ(1, param) TH_LOG("the default of \"checked\" is Y");
-	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	/* A fresh TPipe: checked, hand-written IDs legal (strict_ids=N). */
+	fd = asc_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(fd));
+	close(fd);
 }
 
 TEST_F(checked, mode_default_from_parameter)
@@ -162,7 +173,7 @@ TEST_F(checked, mode_default_from_parameter)
 	ASSERT_LE(0, fd_off);
 	ASSERT_EQ(0, asc_get_mode(fd_off));
 	/* A TPipe opened before keeps its mode. */
-	ASSERT_EQ(param ? (int)ASC_EVENT_MODE_CHECKED : 0, asc_get_mode(self->fd));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 
 	ASSERT_EQ(0, asc_write_file(CHECKED_PARAM, "Y"));
 	ASSERT_EQ(1, read_param(buf, sizeof(buf)));
@@ -171,9 +182,12 @@ TEST_F(checked, mode_default_from_parameter)
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(fd_on));
 	ASSERT_EQ(0, asc_get_mode(fd_off));
 
-	/* The unchecked TPipe takes a hand-written ID, the checked one not. */
+	/* Both take a hand-written ID; the checked one refuses it when strict. */
 	ASSERT_EQ(0, asc_set(fd_off, EV, self->ids - 1));
 	ASSERT_EQ(0, asc_wait(fd_off, EV, self->ids - 1, 0));
+	ASSERT_EQ(0, asc_set(fd_on, EV, self->ids - 1));
+	ASSERT_EQ(0, asc_wait(fd_on, EV, self->ids - 1, 0));
+	ASSERT_EQ(0, asc_set_mode(fd_on, STRICT));
 	ASSERT_EQ(-ENOENT, asc_set(fd_on, EV, self->ids - 1));
 
 	close(fd_off);
@@ -184,28 +198,32 @@ TEST_F(checked, mode_default_from_parameter)
 
 TEST_F(checked, set_mode_refuses_unknown_bits)
 {
-	static const __u32 bad[] = { 2, 3, 4, 1U << 31, ~0U, ~ASC_EVENT_MODE_CHECKED };
+	/* Strict IDs without checked mode mean nothing: refused too. */
+	static const __u32 bad[] = {
+		ASC_EVENT_MODE_STRICT_IDS, 4, 5, 7, 1U << 31, ~0U, ~STRICT,
+	};
 	unsigned int i;
 	int fd2 = asc_open();
 
 	ASSERT_LE(0, fd2);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, bad[i])) TH_LOG("mode %#x", bad[i]);
-		ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+		ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	}
 	ASSERT_EQ(-EINVAL, asc_set_mode_pad(self->fd, 0, 1));
 	ASSERT_EQ(-EINVAL, asc_set_mode_pad(self->fd, ASC_EVENT_MODE_CHECKED, 1U << 31));
-	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_get_mode(self->fd));
-	ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, 2));
+	ASSERT_EQ(-EINVAL, asc_set_mode(self->fd, ASC_EVENT_MODE_STRICT_IDS));
 	ASSERT_EQ(0, asc_get_mode(self->fd));
 	/* The mode is per TPipe. */
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(fd2));
-	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	close(fd2);
 }
 
@@ -884,7 +902,7 @@ TEST_F(checked, refused_calls_change_nothing)
 	/* EV2:0 is still the last fetch, roles unchanged. */
 	ASSERT_EQ(0, W_SET(v, EV2, 0));
 	ASSERT_EQ(0, W_WAIT(mte3, EV2, 0, 0));
-	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	/* And it works on. */
 	ASSERT_EQ(0, W_SET(mte2, EV, 1));
 	ASSERT_EQ(0, W_WAIT(v, EV, 1, ASC_EVENT_WAIT_FOREVER));
@@ -901,7 +919,7 @@ TEST_F(checked, refused_wait_keeps_flag_across_modes)
 
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(0, asc_set(self->fd, EV, hand));
-	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-ENOENT, W_WAIT(v, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, hand, 0));
@@ -968,9 +986,9 @@ TEST_F(checked, mode_off_lets_the_same_calls_through)
 		ASSERT_EQ(noent, asc_stat_read("err_not_allocated"));
 	}
 	/* Bound to V: back in checked mode the same calls are refused. */
-	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, STRICT));
 	ASSERT_EQ(0, W_BIND(w, ASC_EVENT_PIPE_NONE));
-	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	ASSERT_EQ(0, W_BIND(w, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-EPERM, W_SET(w, EV, hand));
 	ASSERT_EQ(-ENOENT, W_SET(w, EV2, hand));

@@ -104,7 +104,8 @@ TEST_F(observe, counters_count_ops_and_each_error)
 	asc_stats_read(_metadata, &s);
 	ASSERT_EQ(0, asc_event_ids(_metadata, self->fd) - self->ids);
 	ASSERT_EQ((int)ASC_EVENT_MODE_CHECKED, asc_get_mode(self->fd));
-	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	/* Strict IDs: a hand-written ID is ENOENT below. */
+	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS));
 	ASC_STATS_EXPECT(s, "info, get and set mode", [ST_OPS] = 3);
 
 	asc_stats_read(_metadata, &s);
@@ -315,7 +316,7 @@ TEST_F(observe, debugfs_file_from_open_to_last_close)
 	ASSERT_EQ(0400U, st.st_mode & 0777);
 	snprintf(exp, sizeof(exp),
 		 "tpipe: %d\nowner: %s[%d] uid %u\nmode: checked\nevent_ids: %d\n"
-		 "pipes: none\nallocated: none\nfetched: none\nset: none\nwaiters: none\n",
+		 "pipes: none\nallocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\nlaunch: none\n",
 		 self->serial, COMM, getpid(), getuid(), self->ids);
 	check_debugfs(_metadata, self->serial, exp);
 
@@ -361,7 +362,7 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: none\n", head, self->ids, vt, m2t, m3t);
+		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t, m3t);
 	check_debugfs(_metadata, self->serial, exp);
 
 	/* Three threads blocked: V and MTE3 bound, one not bound. */
@@ -374,7 +375,7 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: %d/V:MTE2_V:0 %d/MTE3:V_MTE3:0 %d/-:V_MTE2:1\n",
+		 "waiters: %d/V:MTE2_V:0 %d/MTE3:V_MTE3:0 %d/-:V_MTE2:1\nissued: none\nlaunch: none\n",
 		 head, self->ids, vt, m2t, m3t, vt, m3t, ut);
 	check_debugfs(_metadata, self->serial, exp);
 
@@ -396,14 +397,14 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: none\n", head, self->ids, vt, m2t);
+		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 
 	/* RESET forgets IDs, flags and fetches; bindings stay. */
 	ASSERT_RESET(self->fd, 4, 1);
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
-		 "allocated: none\nfetched: none\nset: none\nwaiters: none\n",
+		 "allocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\nlaunch: none\n",
 		 head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 }
@@ -588,14 +589,19 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 			 self->instance, events[i]);
 		ASSERT_EQ(0, access(path, R_OK)) TH_LOG("%s: %s", path, strerror(errno));
 	}
-	/* One clock for all CPUs: the lines of different threads stay in order. */
+	/*
+	 * The "counter" clock is one atomic count for all CPUs: lines of
+	 * different threads keep their order even where "global", clamping a
+	 * CPU whose sched_clock lags, stamps two of them with the same time.
+	 */
 	snprintf(path, sizeof(path), "%s/trace_clock", self->instance);
-	ASSERT_EQ(0, asc_write_file(path, "global"));
+	ASSERT_EQ(0, asc_write_file(path, "counter"));
 	snprintf(path, sizeof(path), "%s/events/asc_event/enable", self->instance);
 	ASSERT_EQ(0, asc_write_file(path, "1"));
 	snprintf(path, sizeof(path), "%s/tracing_on", self->instance);
 	ASSERT_EQ(0, asc_write_file(path, "1"));
 
+	ASSERT_EQ(0, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS));
 	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(0, W_BIND(m2, ASC_EVENT_PIPE_MTE2));
 
