@@ -924,8 +924,10 @@ TEST_F(checked, refused_wait_keeps_flag_across_modes)
 	ASSERT_EQ(-ENOENT, W_WAIT(v, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, hand));
-	/* The mode changes once V is unmanned. */
+	/* The mode, strict IDs included, changes once V is unmanned. */
 	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, 0));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, hand));

@@ -400,7 +400,17 @@ TEST_F(observe, debugfs_content)
 		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 
-	/* RESET forgets IDs, flags and fetches; bindings stay. */
+	/* Issued instructions, per pipe: a set on MTE2, two waits on FIX. */
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0));
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_WAIT, ASC_EVENT_MTE2_FIX, 0));
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_WAIT, ASC_EVENT_FIX_FIX, 0));
+	snprintf(exp, sizeof(exp),
+		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
+		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
+		 "waiters: none\nissued: MTE2=1 FIX=2\nlaunch: none\n", head, self->ids, vt, m2t);
+	check_debugfs(_metadata, self->serial, exp);
+
+	/* RESET forgets IDs, flags, fetches and tickets; bindings stay. */
 	ASSERT_RESET(self->fd, 4, 1);
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
