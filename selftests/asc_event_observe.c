@@ -581,7 +581,7 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	char path[512], ev[16];
 	unsigned int i;
 	int n = self->serial, ids = self->ids, id;
-	long long ns;
+	long long ns, timed_ns;
 
 	ASSERT_TRUE(t != NULL);
 	if (!root)
@@ -640,7 +640,8 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	ASSERT_EQ(0, W_WAIT(v, EV, 0, 0));
 	want(t, 0, "asc_event_wait_start: tpipe=%d pipe=V event=MTE2_V id=0 forever=0", n);
 	want(t, 0, "asc_event_wait_end: tpipe=%d pipe=V event=MTE2_V id=0 ret=0 waited_ns=*", n);
-	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, EV, 0, asc_deadline_ms(20)));
+	ASSERT_EQ(-ETIMEDOUT, W_WAIT(v, EV, 0, asc_deadline_ms(200)));
+	timed_ns = v->end_ns - v->start_ns;
 	want(t, 0, "asc_event_wait_start: tpipe=%d pipe=V event=MTE2_V id=0 forever=0", n);
 	want(t, 0, "asc_event_wait_end: tpipe=%d pipe=V event=MTE2_V id=0 ret=%d waited_ns=*",
 	     n, -ETIMEDOUT);
@@ -726,7 +727,12 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	/* The times waited are real. */
 	snprintf(ev, sizeof(ev), "id=0 ret=%d", -ETIMEDOUT);
 	ns = waited_ns(asc_text_str(&got), ev);
-	ASSERT_LE(10LL * 1000 * 1000, ns) TH_LOG("timed wait of 20 ms: waited_ns=%lld", ns);
+	/*
+	 * The deadline was taken before the worker got the wait: a loaded
+	 * host can eat part of it, not half.
+	 */
+	ASSERT_LE(100LL * 1000 * 1000, ns) TH_LOG("timed wait of 200 ms: waited_ns=%lld", ns);
+	ASSERT_GE(timed_ns, ns) TH_LOG("the worker saw the wait take %lld ns", timed_ns);
 	ns = waited_ns(asc_text_str(&got), "asc_event_wait_end: tpipe");
 	ASSERT_LE(0, ns);
 	ns = waited_ns(asc_text_str(&got), "event=MTE2_V id=1 ret=0 ");
@@ -761,8 +767,9 @@ TEST_F_TIMEOUT(observe, tracepoints_name_every_event, 60)
 		self->instance[0] = '\0';
 		TH_LOG("mkdir %s/instances/...: %s", root, strerror(errno));
 	}
+	/* One count for all CPUs: the order of the lines is the order of the calls. */
 	snprintf(path, sizeof(path), "%s/trace_clock", self->instance);
-	ASSERT_EQ(0, asc_write_file(path, "global"));
+	ASSERT_EQ(0, asc_write_file(path, "counter"));
 	snprintf(path, sizeof(path), "%s/events/asc_event/enable", self->instance);
 	ASSERT_EQ(0, asc_write_file(path, "1"));
 	snprintf(path, sizeof(path), "%s/tracing_on", self->instance);
