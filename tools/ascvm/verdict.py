@@ -3,6 +3,7 @@
 the messages and the exit status."""
 
 import re
+import shutil
 import sys
 
 from .util import EXIT_RUNNER, EXIT_TIMEOUT, msg, read_text
@@ -105,6 +106,9 @@ def verdict(run, kernel, qemu_status, limit):
         else:
             msg("the guest died before the command finished (qemu status "
                 "%d)" % qemu_status)
+        # A full disk is one way to lose the result: say how full it is.
+        free = shutil.disk_usage(run.path).free
+        msg("%d MiB free on the disk of the run directory" % (free >> 20))
         return EXIT_RUNNER
 
     dmesg = read_text(run.file("dmesg"), "")

@@ -149,6 +149,14 @@ class RunnerTest(unittest.TestCase):
                       proc.stderr)
         self.assertIn("asc-vm: the guest kernel panicked", proc.stderr)
 
+    def test_guest_death_is_125_with_the_free_disk(self):
+        proc = asc_vm(["--no-module", "--", "true"], {"FAKE_GUEST": "die"})
+        self.assertStatus(proc, 125)
+        self.assertIn("asc-vm: the guest died before the command finished "
+                      "(qemu status 0)", proc.stderr)
+        self.assertRegex(proc.stderr, r"asc-vm: [0-9]+ MiB free on the disk "
+                         r"of the run directory\n")
+
     def test_timeout_is_124(self):
         start = time.monotonic()
         proc = asc_vm(["--no-module", "--timeout", "1", "--", "true"],
