@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""ctypes declarations of libasc (lib/asc.h) and where the library is found.
+
+The library is looked up, in this order: the file named by the environment
+variable ASC_LIBASC; the libasc.so.1 of the install this package came with
+(asc/_install.py, written by ``make install``); build/lib/libasc.so.1 of the
+source tree the package sits in; then ``libasc.so.1`` through the dynamic
+linker.  ctypes releases the GIL around every call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import List, Optional
+
+SONAME = "libasc.so.1"
+
+
+class Access(ctypes.Structure):
+    """struct asc_access: a buffer an instruction reads or writes."""
+
+    _fields_ = [
+        ("addr", ctypes.c_void_p),
+        ("size", ctypes.c_size_t),
+        ("write", ctypes.c_int),
+        ("name", ctypes.c_char_p),
+    ]
+
+
+class CoreAttr(ctypes.Structure):
+    """struct asc_core_attr: device and mode of asc_core_run()."""
+
+    _fields_ = [
+        ("device", ctypes.c_char_p),
+        ("unchecked", ctypes.c_int),
+        ("strict_ids", ctypes.c_int),
+    ]
+
+
+KERNEL_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+WORK_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+def candidates() -> List[str]:
+    """The paths tried, in order, to load libasc."""
+    paths = []
+    env = os.environ.get("ASC_LIBASC")
+    if env:
+        paths.append(env)
+    try:
+        from . import _install  # written by make install
+        paths.append(os.path.join(_install.LIBDIR, SONAME))
+    except ImportError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    tree = os.path.normpath(os.path.join(here, "..", "..", "..", "build", "lib", SONAME))
+    paths.append(tree)
+    paths.append(SONAME)
+    return paths
+
+
+def _load() -> tuple[ctypes.CDLL, str]:
+    errors = []
+    for path in candidates():
+        if os.sep in path and not os.path.exists(path):
+            errors.append(f"{path}: no such file")
+            continue
+        try:
+            return ctypes.CDLL(path, use_errno=True), path
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("asc: cannot load libasc: " + "; ".join(errors))
+
+
+lib, path = _load()
+
+
+def _proto(name: str, restype, *argtypes) -> None:
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+_P = ctypes.c_void_p
+_I = ctypes.c_int
+_proto("asc_pipe_open", _P, ctypes.c_char_p)
+_proto("asc_pipe_close", None, _P)
+_proto("asc_pipe_mode", _I, _P)
+_proto("asc_event_ids", _I, _P)
+_proto("asc_hard_event_name", ctypes.c_char_p, _I)
+_proto("asc_hard_event_src_pipe", _I, _I)
+_proto("asc_hard_event_dst_pipe", _I, _I)
+_proto("asc_pipe_id_name", ctypes.c_char_p, _I)
+_proto("asc_version_string", ctypes.c_char_p)
+_proto("asc_core_run", _I, KERNEL_FN, _P, ctypes.POINTER(CoreAttr),
+       ctypes.POINTER(ctypes.c_void_p))
+_proto("asc_core_issue", _I, _P, _I, WORK_FN, _P, ctypes.c_char_p,
+       ctypes.POINTER(Access), ctypes.c_uint)
+_proto("asc_core_set_flag", _I, _P, _I, _I)
+_proto("asc_core_wait_flag", _I, _P, _I, _I)
+_proto("asc_core_pipe_barrier", _I, _P, _I)
+_proto("asc_core_alloc_event_id", _I, _P, _I)
+_proto("asc_core_fetch_event_id", _I, _P, _I)
+_proto("asc_core_release_event_id", _I, _P, _I, _I)
+_proto("asc_core_reset", _I, _P)
+_proto("asc_core_pipe", _P, _P)
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.free.restype = None
+libc.free.argtypes = [ctypes.c_void_p]
+
+def take_report(ptr: ctypes.c_void_p) -> Optional[str]:
+    """The text of a report asc_core_run() returned, freed."""
+    if not ptr.value:
+        return None
+    text = ctypes.string_at(ptr.value).decode("utf-8", "replace")
+    libc.free(ptr)
+    return text
+
+
+def version() -> str:
+    """libasc's package version, asc_version_string()."""
+    return lib.asc_version_string().decode()

@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Kernels on the core runtime through /dev/asc_event (run in the guest)."""
+
+import errno
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import asc
+
+pytestmark = pytest.mark.device
+
+TILE = 256
+
+
+@asc.jit
+def seed_snippets():
+    pipe = asc.TPipe()
+    global_pipe = asc.get_tpipe_ptr()
+    # The seed's first snippet, as written.
+    event_id = asc.get_tpipe_ptr().alloc_event_id(asc.HardEvent.V_S)
+    asc.set_flag(asc.HardEvent.V_S, event_id)
+    # ... 中间执行需要同步的指令 ...
+    asc.wait_flag(asc.HardEvent.V_S, event_id)
+    asc.get_tpipe_ptr().release_event_id(event_id, asc.HardEvent.V_S)
+    # The seed's second snippet, from test_vadd_sw.py.
+    eventid1 = global_pipe.alloc_event_id(event=asc.HardEvent.MTE2_V)
+    asc.set_flag(event=asc.HardEvent.MTE2_V, event_id=eventid1)
+    asc.wait_flag(event=asc.HardEvent.MTE2_V, event_id=eventid1)
+    global_pipe.release_event_id(id=eventid1, event=asc.HardEvent.MTE2_V)
+    # The seed's third snippet.
+    dst = asc.GlobalTensor()
+    src = asc.LocalTensor()
+    src.set_value(0, 0)
+    data_size = 512
+    event_id = global_pipe.fetch_event_id(event=asc.HardEvent.S_MTE3)
+    asc.set_flag(event=asc.HardEvent.S_MTE3, event_id=event_id)
+    asc.wait_flag(event=asc.HardEvent.S_MTE3, event_id=event_id)
+    asc.data_copy(dst, src, data_size)
+    pipe.reset()
+
+
+def test_seed_snippets_run_unmodified():
+    seed_snippets[1]()
+
+
+def make_vadd(skip_wait=None):
+    @asc.jit
+    def vadd(x, y, z, block_length, tile_length, tile_num):
+        offset = asc.get_block_idx() * block_length
+        x_gm = asc.GlobalTensor()
+        y_gm = asc.GlobalTensor()
+        z_gm = asc.GlobalTensor()
+        x_gm.set_global_buffer(x + offset, block_length)
+        y_gm.set_global_buffer(y + offset, block_length)
+        z_gm.set_global_buffer(z + offset, block_length)
+        pipe = asc.TPipe()
+        size = tile_length * x.dtype.sizeof()
+        x_local = asc.LocalTensor(x.dtype, asc.TPosition.VECIN, 0, tile_length)
+        y_local = asc.LocalTensor(y.dtype, asc.TPosition.VECIN, size, tile_length)
+        z_local = asc.LocalTensor(z.dtype, asc.TPosition.VECOUT, 2 * size, tile_length)
+        for i in range(tile_num):
+            pipe.destroy()
+            pipe.init()
+            global_pipe = asc.get_tpipe_ptr()
+            asc.data_copy(x_local, x_gm[i * tile_length:], count=tile_length)
+            asc.data_copy(y_local, y_gm[i * tile_length:], count=tile_length)
+            eventid1 = global_pipe.alloc_event_id(event=asc.HardEvent.MTE2_V)
+            asc.set_flag(event=asc.HardEvent.MTE2_V, event_id=eventid1)
+            if skip_wait != "MTE2_V":
+                asc.wait_flag(event=asc.HardEvent.MTE2_V, event_id=eventid1)
+            global_pipe.release_event_id(id=eventid1, event=asc.HardEvent.MTE2_V)
+            asc.add(z_local, x_local, y_local, count=tile_length)
+            eventid2 = global_pipe.fetch_event_id(event=asc.HardEvent.V_MTE3)
+            asc.set_flag(event=asc.HardEvent.V_MTE3, event_id=eventid2)
+            if skip_wait != "V_MTE3":
+                asc.wait_flag(event=asc.HardEvent.V_MTE3, event_id=eventid2)
+            asc.data_copy(z_gm[i * tile_length:], z_local, count=tile_length)
+            pipe.reset()
+    return vadd
+
+
+@pytest.mark.parametrize("core_num", [1, 2, 8])
+@pytest.mark.parametrize("dtype", [np.float32, np.int16])
+def test_vadd(core_num, dtype):
+    tile_num = 4
+    n = core_num * tile_num * TILE
+    rng = np.random.default_rng(core_num)
+    x = rng.integers(-100, 100, n).astype(dtype)
+    y = rng.integers(-100, 100, n).astype(dtype)
+    z = np.zeros_like(x)
+    make_vadd()[core_num](x, y, z, tile_num * TILE, TILE, tile_num)
+    np.testing.assert_array_equal(z, x + y)
+
+
+@pytest.mark.parametrize("wait,first,second", [("MTE2_V", "data_copy", "add"),
+                                                ("V_MTE3", "add", "data_copy")])
+def test_vadd_without_a_wait_is_a_missing_sync(wait, first, second):
+    x = np.ones(TILE, np.float32)
+    z = np.zeros_like(x)
+    with pytest.raises(asc.MissingSyncError) as e:
+        make_vadd(skip_wait=wait)[1](x, x, z, TILE, TILE, 1)
+    assert e.value.errno == errno.ENOLCK
+    line = [l for l in e.value.report.splitlines() if l.startswith("missing sync:")][0]
+    assert f" {first})" in line and f" {second})" in line, e.value.report
+
+
+def run(body, core_num=1, **options):
+    asc.jit(**options)(body)[core_num]()
+
+
+def test_double_set_raises():
+    def body():
+        asc.TPipe()
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+        asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    with pytest.raises(asc.DoubleSetError) as e:
+        run(body)
+    assert e.value.errno == errno.EBUSY and "double set" in e.value.report
+
+
+def test_wait_nobody_sets_is_a_deadlock_not_a_hang():
+    def body():
+        asc.wait_flag(asc.HardEvent.V_S, 3)
+    t0 = time.monotonic()
+    with pytest.raises(asc.DeadlockError) as e:
+        run(body)
+    assert e.value.errno == errno.EDEADLK and "deadlock" in e.value.report
+    assert time.monotonic() - t0 < 10
+
+
+def test_second_tpipe_and_missing_tpipe():
+    seen = []
+
+    def body():
+        with pytest.raises(RuntimeError) as e:
+            asc.get_tpipe_ptr()
+        seen.append(str(e.value))
+        pipe = asc.TPipe()
+        assert asc.get_tpipe_ptr() is pipe
+        with pytest.raises(RuntimeError) as e:
+            asc.TPipe()
+        seen.append(str(e.value))
+    run(body)
+    assert seen == ["TPipe instance is not initialized, use TPipe() to create it",
+                    "TPipe instance is already created, use get_tpipe_ptr() to obtain it"]
+
+
+def test_event_id_pool_defaults_exhaustion_and_release():
+    got = {}
+
+    def body():
+        pipe = asc.TPipe()
+        a = pipe.alloc_event_id()
+        got["fetch_v_s"] = pipe.fetch_event_id()
+        got["fetch_mte2_v"] = pipe.fetch_event_id(asc.HardEvent.MTE2_V)
+        pipe.release_event_id(a)
+        got["after"] = pipe.fetch_event_id(asc.HardEvent.V_S)
+        ids = []
+        try:
+            while True:
+                ids.append(pipe.alloc_event_id(asc.HardEvent.V_MTE3))
+        except asc.EventIDExhaustedError as e:
+            got["exhausted"] = (ids, e.errno)
+            raise
+    with pytest.raises(asc.EventIDExhaustedError) as e:
+        run(body)
+    assert e.value.errno == errno.ENOSPC
+    assert got["fetch_v_s"] == 1 and got["fetch_mte2_v"] == 0 and got["after"] == 0
+    ids, err = got["exhausted"]
+    assert ids == list(range(len(ids))) and len(ids) in (4, 8) and err == errno.ENOSPC
+
+
+def test_release_of_an_id_never_allocated():
+    def body():
+        asc.TPipe().release_event_id(2, asc.HardEvent.MTE2_V)
+    with pytest.raises(asc.EventIDNotAllocatedError) as e:
+        run(body)
+    assert e.value.errno == errno.ENOENT and "release_event_id" in e.value.report
+
+
+def test_pipe_barrier_of_s_is_refused():
+    def body():
+        asc.pipe_barrier(asc.PipeID.PIPE_S)
+    with pytest.raises(asc.AscError) as e:
+        run(body)
+    assert e.value.errno == errno.EINVAL
+
+
+def test_vector_ops_and_scalar_access():
+    out = np.zeros(8, np.float32)
+    vals = []
+
+    def body(o):
+        o_gm = asc.GlobalTensor()
+        o_gm.set_global_buffer(o)
+        pipe = asc.TPipe()
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 64, 8)
+        c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 128, 8)
+        asc.duplicate(a, 3.0, 8)
+        asc.muls(b, a, 2.0, 8)
+        asc.mul(c, a, b, 8)
+        ev = pipe.fetch_event_id(asc.HardEvent.V_S)
+        asc.set_flag(asc.HardEvent.V_S, ev)
+        asc.wait_flag(asc.HardEvent.V_S, ev)
+        vals.append(c.get_value(7))
+        c.set_value(0, 1.5)
+        ev = pipe.fetch_event_id(asc.HardEvent.S_MTE3)
+        asc.set_flag(asc.HardEvent.S_MTE3, ev)
+        asc.wait_flag(asc.HardEvent.S_MTE3, ev)
+        asc.data_copy(o_gm, c, 8)
+    asc.jit(body)[1](out)
+    assert vals == [18.0]
+    assert out.tolist() == [1.5] + [18.0] * 7
+
+
+def test_a_scalar_read_without_sync_is_a_missing_sync():
+    def body():
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+        asc.duplicate(a, 1.0, 8)
+        a.get_value(0)
+    with pytest.raises(asc.MissingSyncError) as e:
+        run(body)
+    assert "get_value" in e.value.report and "duplicate" in e.value.report
+
+
+def test_ctrl_c_ends_the_launch():
+    main = threading.get_ident()
+    calls = []
+
+    def body():
+        asc.TPipe()
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+        while True:
+            calls.append(1)
+            asc.duplicate(a, 1.0, 8)
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)
+    threading.Timer(0.5, signal.pthread_kill, (main, signal.SIGINT)).start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run(body)
+    assert time.monotonic() - t0 < 10 and len(calls) > 1
+
+
+def test_asc_info_finds_the_device():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "asc.info"], capture_output=True,
+                         text=True, check=True).stdout
+    assert "libasc: " in out and "version " + asc.__version__ in out
+    assert "device: /dev/asc_event: event IDs per HardEvent" in out and "mode checked" in out
