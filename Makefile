@@ -94,11 +94,16 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/asc-event
 UDEVRULESDIR ?= /etc/udev/rules.d
+# The Python package asc: where Debian's python3 looks, /usr/lib/python3/
+# dist-packages for PREFIX=/usr, else PREFIX/lib/python3.X/dist-packages.
+PYTHON3 ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(shell $(PYTHON3) -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages)
 STATEDIR := /var/lib/asc-event
 INSTALL_VARS = TOP=$(TOP) VERSION=$(VERSION) DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) \
 	LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) SBINDIR=$(SBINDIR) MANDIR=$(MANDIR) \
-	DOCDIR=$(DOCDIR) UDEVRULESDIR=$(UDEVRULESDIR) STATEDIR=$(STATEDIR)
-INSTALL_DIRS = $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(SBINDIR) $(MANDIR)/man3 \
+	DOCDIR=$(DOCDIR) UDEVRULESDIR=$(UDEVRULESDIR) STATEDIR=$(STATEDIR) \
+	PYTHONDIR=$(PYTHONDIR)
+INSTALL_DIRS = $(LIBDIR)/pkgconfig $(INCLUDEDIR) $(SBINDIR) $(MANDIR)/man3 $(PYTHONDIR) \
 	$(MANDIR)/man4 $(MANDIR)/man8 $(DOCDIR)/examples/modprobe.d \
 	$(DOCDIR)/examples/modules-load.d $(UDEVRULESDIR) /usr/src
 

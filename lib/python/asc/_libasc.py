@@ -3,8 +3,8 @@
 
 The library is looked up, in this order: the file named by the environment
 variable ASC_LIBASC; the libasc.so.1 of the install this package came with
-(asc/_install.py, written by ``make install``); build/lib/libasc.so.1 of the
-source tree the package sits in; then ``libasc.so.1`` through the dynamic
+(asc/_install.py, written by ``make install``), or else build/lib/libasc.so.1
+of the source tree the package sits in; then ``libasc.so.1`` through the dynamic
 linker.  ctypes releases the GIL around every call.
 """
 
@@ -52,10 +52,10 @@ def candidates() -> List[str]:
         from . import _install  # written by make install
         paths.append(os.path.join(_install.LIBDIR, SONAME))
     except ImportError:
-        pass
-    here = os.path.dirname(os.path.abspath(__file__))
-    tree = os.path.normpath(os.path.join(here, "..", "..", "..", "build", "lib", SONAME))
-    paths.append(tree)
+        # Not installed: the package of a source tree, beside its build.
+        here = os.path.dirname(os.path.abspath(__file__))
+        paths.append(os.path.normpath(os.path.join(here, "..", "..", "..", "build", "lib",
+                                                   SONAME)))
     paths.append(SONAME)
     return paths
 
