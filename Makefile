@@ -64,7 +64,7 @@ module-clean-locked:
 	$(MAKE) -C $(KDIR) M=$(MODULE_DIR) ASC_TOP=$(TOP) clean
 
 lib:
-	$(MAKE) -C lib TOP=$(TOP) BUILD=$(BUILD)/lib all pkgconfig-test
+	$(MAKE) -C lib TOP=$(TOP) BUILD=$(BUILD)/lib all pkgconfig-test device-tests
 
 tools: lib
 	$(MAKE) -C tools TOP=$(TOP) BUILD=$(BUILD)/tools

@@ -16,6 +16,7 @@
 
 #include "asc_event_debugfs.h"
 #include "asc_event_hw.h"
+#include "asc_event_launch.h"
 #include "asc_event_report.h"
 #include "asc_event_tpipe.h"
 
@@ -68,11 +69,57 @@ static void asc_debugfs_show_waiters(struct seq_file *m, struct asc_tpipe *tp)
 	struct asc_waiter *w;
 
 	seq_puts(m, "waiters:");
-	list_for_each_entry(w, &tp->waiters, node)
-		seq_printf(m, " %d/%s:%s:%u", task_pid_nr(w->task),
-			   asc_slot_name(w->slot),
-			   asc_hard_event_name(w->event), w->id);
+	list_for_each_entry(w, &tp->waiters, node) {
+		seq_printf(m, " %d/%s:", task_pid_nr(w->task),
+			   asc_slot_name(w->slot));
+		if (w->kind == ASC_WAIT_CROSS)
+			seq_printf(m, "cross:%u", w->event);
+		else if (w->kind == ASC_WAIT_SYNC)
+			seq_puts(m, "sync_all");
+		else
+			seq_printf(m, "%s:%u", asc_hard_event_name(w->event),
+				   w->id);
+	}
 	seq_puts(m, list_empty(&tp->waiters) ? " none\n" : "\n");
+}
+
+/* The launch line, and the core's cross-core counters and issues. */
+static void asc_debugfs_show_launch(struct seq_file *m, struct asc_tpipe *tp)
+{
+	const struct asc_launch_core *me;
+	struct asc_launch *l = tp->launch;
+	unsigned int mode, flag;
+	bool any = false;
+	char name[32];
+
+	if (!l) {
+		seq_puts(m, "launch: none\n");
+		return;
+	}
+	asc_launch_core_name(l, tp->core, name, sizeof(name));
+	seq_printf(m, "launch: %u %s of %u%s\n", l->serial, name, l->ncores,
+		   l->cores[tp->core].synced ? " in sync_all" : "");
+	me = &l->cores[tp->core];
+	seq_puts(m, "cross-counts:");
+	for (flag = 0; flag < ASC_EVENT_CROSS_FLAGS; flag++) {
+		if (!me->count[flag])
+			continue;
+		seq_printf(m, " %u=%u", flag, me->count[flag]);
+		any = true;
+	}
+	seq_puts(m, any ? "\n" : " none\n");
+	any = false;
+	seq_puts(m, "cross-issued:");
+	for (mode = 0; mode < ASC_CROSS_MODES; mode++) {
+		for (flag = 0; flag < ASC_EVENT_CROSS_FLAGS; flag++) {
+			if (!me->issued[mode][flag])
+				continue;
+			seq_printf(m, " %u/%u=%u", mode, flag,
+				   me->issued[mode][flag]);
+			any = true;
+		}
+	}
+	seq_puts(m, any ? "\n" : " none\n");
 }
 
 static void asc_debugfs_show_issued(struct seq_file *m, struct asc_tpipe *tp)
@@ -102,7 +149,7 @@ static int asc_debugfs_show(struct seq_file *m, void *unused)
 	seq_printf(m, "tpipe: %u\n", tp->serial);
 	seq_printf(m, "owner: %s[%d] uid %u\n", tp->owner.comm,
 		   tp->owner.tgid, tp->owner.uid);
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	seq_printf(m, "mode: %s\n", !tp->checked ? "unchecked" :
 		   tp->strict_ids ? "checked strict-ids" : "checked");
 	seq_printf(m, "event_ids: %u\n", tp->event_ids);
@@ -112,7 +159,8 @@ static int asc_debugfs_show(struct seq_file *m, void *unused)
 	asc_debugfs_show_ids(m, "set", tp->hw->flags, buf);
 	asc_debugfs_show_waiters(m, tp);
 	asc_debugfs_show_issued(m, tp);
-	spin_unlock(&tp->lock);
+	asc_debugfs_show_launch(m, tp);
+	asc_tpipe_unlock(tp);
 	kfree(buf);
 	return 0;
 }

@@ -4,13 +4,15 @@
  *
  * Each open of /dev/asc_event creates one TPipe (asc_event_tpipe.c) on its
  * own emulated register block (asc_event_hw.c); closing the file destroys
- * it.  This file is the uAPI side: the module parameter, the device node
- * and the ioctl handlers, each shaped copy_from_user -> validate -> call
- * into the TPipe.  A TPipe operation with a result writes it to userspace
- * itself, under its lock and without faulting, in the same step as the
- * change it reports; when the user page is not there it changes nothing
- * and fails with -EFAULT, and the handler faults the page in and runs the
- * operation again (asc_retry_faulted()).  Every ioctl's result is counted
+ * it.  The TPipes that run the cores of one multi-core launch join a
+ * launch (asc_event_launch.c), a file of its own.  This file is the uAPI
+ * side: the module parameter, the device node and the ioctl handlers, each
+ * shaped copy_from_user -> validate -> call into the TPipe.  A TPipe
+ * operation with a result writes it to userspace itself, under its lock
+ * and without faulting, in the same step as the change it reports; when
+ * the user page is not there it changes nothing and fails with -EFAULT,
+ * and the handler faults the page in and runs the operation again
+ * (asc_retry_faulted()).  Every ioctl's result is counted
  * (asc_event_stats.c); every open TPipe has a debugfs file
  * (asc_event_debugfs.c).
  */
@@ -28,6 +30,7 @@
 #include <linux/asc_event.h>
 
 #include "asc_event_debugfs.h"
+#include "asc_event_launch.h"
 #include "asc_event_report.h"
 #include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
@@ -101,7 +104,8 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = tp->event_ids,
 		.pad = 0,
-		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE,
+		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+			    ASC_EVENT_FEATURE_LAUNCH,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))
@@ -280,6 +284,77 @@ static int asc_ioc_execute(struct asc_tpipe *tp,
 	return asc_tpipe_execute(tp, args.ticket, args.deadline);
 }
 
+static int asc_ioc_launch(struct asc_event_launch __user *ulaunch)
+{
+	struct asc_event_launch args;
+
+	if (copy_from_user(&args, ulaunch, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	return asc_launch_create(args.kind, args.block_dim, &ulaunch->fd);
+}
+
+static int asc_ioc_join(struct asc_tpipe *tp,
+			const struct asc_event_join __user *ujoin)
+{
+	struct asc_event_join args;
+
+	if (copy_from_user(&args, ujoin, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad)
+		return -EINVAL;
+	return asc_tpipe_join(tp, args.launch_fd, args.core);
+}
+
+static int asc_ioc_core_info(struct asc_tpipe *tp,
+			     struct asc_event_core_info __user *uinfo)
+{
+	struct asc_event_core_info info;
+	int ret;
+
+	ret = asc_tpipe_core_info(tp, &info);
+	if (!ret && copy_to_user(uinfo, &info, sizeof(info)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static int asc_ioc_cross_set(struct asc_tpipe *tp,
+			     const struct asc_event_cross_set __user *uset)
+{
+	struct asc_event_cross_set args;
+
+	if (copy_from_user(&args, uset, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	return asc_tpipe_cross_set(tp, &args);
+}
+
+static int asc_ioc_cross_wait(struct asc_tpipe *tp,
+			      const struct asc_event_cross_wait __user *uwait)
+{
+	struct asc_event_cross_wait args;
+
+	if (copy_from_user(&args, uwait, sizeof(args)))
+		return -EFAULT;
+	if (args.flags)
+		return -EINVAL;
+	return asc_tpipe_cross_wait(tp, args.flag_id, args.deadline);
+}
+
+static int asc_ioc_sync_all(struct asc_tpipe *tp,
+			    const struct asc_event_sync_all __user *usync)
+{
+	struct asc_event_sync_all args;
+
+	if (copy_from_user(&args, usync, sizeof(args)))
+		return -EFAULT;
+	if (args.flags || args.pad)
+		return -EINVAL;
+	return asc_tpipe_sync_all(tp, args.deadline);
+}
+
 static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 			       void __user *argp)
 {
@@ -308,6 +383,18 @@ static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 		return asc_ioc_issue(tp, argp);
 	case ASC_EVENT_IOC_EXECUTE:
 		return asc_ioc_execute(tp, argp);
+	case ASC_EVENT_IOC_LAUNCH:
+		return asc_ioc_launch(argp);
+	case ASC_EVENT_IOC_JOIN:
+		return asc_ioc_join(tp, argp);
+	case ASC_EVENT_IOC_CORE_INFO:
+		return asc_ioc_core_info(tp, argp);
+	case ASC_EVENT_IOC_CROSS_SET:
+		return asc_ioc_cross_set(tp, argp);
+	case ASC_EVENT_IOC_CROSS_WAIT:
+		return asc_ioc_cross_wait(tp, argp);
+	case ASC_EVENT_IOC_SYNC_ALL:
+		return asc_ioc_sync_all(tp, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -58,7 +58,7 @@ void asc_tpipe_queues_clear(struct asc_tpipe *tp)
 {
 	int slot;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (!tp->queues)
 		return;
@@ -87,14 +87,15 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 	unsigned int i;
 	int s;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (tp->handset[event] & BIT_ULL(id)) {
 		*slot = asc_hard_events[event].src;
 		return "its flag, set by a hand-written set";
 	}
 	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->handwritten && w->event == event && w->id == id) {
+		if (w->kind == ASC_WAIT_FLAG && w->handwritten &&
+		    w->event == event && w->id == id) {
 			*slot = w->slot;
 			return "a hand-written wait, blocked";
 		}
@@ -145,7 +146,7 @@ int asc_tpipe_issue(struct asc_tpipe *tp, struct asc_event_issue *args,
 	if (args->op != ASC_EVENT_OP_SET && args->op != ASC_EVENT_OP_WAIT)
 		return -EINVAL;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (ret)
@@ -189,7 +190,7 @@ out:
 	if (ret != -EFAULT)
 		trace_asc_event_issue(tp->serial, slot, args->op, event, id,
 				      ret ? 0 : args->ticket, ret);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
@@ -202,7 +203,7 @@ static int asc_tpipe_ticket_slot(struct asc_tpipe *tp, u64 seq)
 	struct asc_ticket *t;
 	int slot;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	for (slot = 0; seq && tp->queues && slot < ASC_NR_PIPES; slot++) {
 		t = asc_queue_head(&tp->queues[slot]);
@@ -256,7 +257,7 @@ int asc_tpipe_execute(struct asc_tpipe *tp, u64 seq, u64 deadline)
 	if (!w.forever)
 		expires = asc_deadline_to_host(deadline);
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	slot = asc_tpipe_ticket_slot(tp, seq);
 	if (slot < 0) {
 		ret = slot;
@@ -288,6 +289,6 @@ int asc_tpipe_execute(struct asc_tpipe *tp, u64 seq, u64 deadline)
 	if (ret != -ERESTARTSYS)
 		asc_tpipe_ticket_done(tp, slot, seq);
 out:
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }

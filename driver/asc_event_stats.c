@@ -61,6 +61,12 @@ void asc_stats_account_ioctl(unsigned int cmd, long ret)
 	case -ENOTTY:
 		stat = ASC_STAT_ERR_UNKNOWN_IOCTL;
 		break;
+	case -EPIPE:
+		stat = ASC_STAT_ERR_CORE_GONE;
+		break;
+	case -EOVERFLOW:
+		stat = ASC_STAT_ERR_OVERFLOW;
+		break;
 	default:
 		return;
 	}
@@ -113,6 +119,10 @@ ASC_STAT_ATTR(leaked_ids, ASC_STAT_LEAKED_IDS);
 ASC_STAT_ATTR(leaked_flags, ASC_STAT_LEAKED_FLAGS);
 ASC_STAT_ATTR(reports_suppressed, ASC_STAT_REPORTS_SUPPRESSED);
 ASC_STAT_ATTR(id_collisions, ASC_STAT_ID_COLLISIONS);
+ASC_STAT_ATTR(launches_open, ASC_STAT_LAUNCHES_OPEN);
+ASC_STAT_ATTR(launches_created, ASC_STAT_LAUNCHES_CREATED);
+ASC_STAT_ATTR(err_core_gone, ASC_STAT_ERR_CORE_GONE);
+ASC_STAT_ATTR(err_overflow, ASC_STAT_ERR_OVERFLOW);
 
 static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_tpipes_open.attr.attr,
@@ -136,6 +146,10 @@ static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_leaked_flags.attr.attr,
 	&asc_stat_attr_reports_suppressed.attr.attr,
 	&asc_stat_attr_id_collisions.attr.attr,
+	&asc_stat_attr_launches_open.attr.attr,
+	&asc_stat_attr_launches_created.attr.attr,
+	&asc_stat_attr_err_core_gone.attr.attr,
+	&asc_stat_attr_err_overflow.attr.attr,
 	NULL
 };
 

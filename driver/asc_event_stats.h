@@ -12,7 +12,8 @@
 /*
  * One counter per file of the stats directory, in the order of the
  * directory listing of the documentation.  Counters only grow, except
- * %ASC_STAT_TPIPES_OPEN; none is reset while the module is loaded.
+ * %ASC_STAT_TPIPES_OPEN and %ASC_STAT_LAUNCHES_OPEN; none is reset while
+ * the module is loaded.
  */
 enum asc_stat {
 	ASC_STAT_TPIPES_OPEN,
@@ -36,6 +37,10 @@ enum asc_stat {
 	ASC_STAT_LEAKED_FLAGS,
 	ASC_STAT_REPORTS_SUPPRESSED,
 	ASC_STAT_ID_COLLISIONS,
+	ASC_STAT_LAUNCHES_OPEN,
+	ASC_STAT_LAUNCHES_CREATED,
+	ASC_STAT_ERR_CORE_GONE,
+	ASC_STAT_ERR_OVERFLOW,
 	ASC_STAT_COUNT
 };
 
@@ -45,7 +50,7 @@ extern const struct attribute_group asc_stats_group;
 /**
  * asc_stat_add() - add to a counter.
  * @stat: the counter.
- * @n: how much; negative for %ASC_STAT_TPIPES_OPEN only.
+ * @n: how much; negative for the *_OPEN counters only.
  */
 static inline void asc_stat_add(enum asc_stat stat, long n)
 {

@@ -38,6 +38,7 @@
 #include <linux/uaccess.h>
 
 #include "asc_event_hw.h"
+#include "asc_event_launch.h"
 #include "asc_event_report.h"
 #include "asc_event_stats.h"
 #include "asc_event_tpipe.h"
@@ -76,7 +77,7 @@ int asc_tpipe_caller_slot(const struct asc_tpipe *tp)
 	struct pid *me = task_pid(current);
 	int slot;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
 		if (tp->slots[slot].pid == me)
@@ -108,7 +109,7 @@ static bool asc_pid_alive(struct pid *pid)
  */
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot)
 {
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	return tp->slots[slot].pid && asc_pid_alive(tp->slots[slot].pid);
 }
@@ -125,7 +126,7 @@ static int asc_tpipe_check_role(const struct asc_tpipe *tp, int slot,
 	const struct asc_hard_event_info *info = &asc_hard_events[event];
 	int pipe = set ? info->src : info->dst;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (!tp->checked)
 		return 0;
@@ -150,7 +151,7 @@ static int asc_tpipe_check_role(const struct asc_tpipe *tp, int slot,
 int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 		       bool *handwritten)
 {
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	*handwritten = tp->checked && !(tp->pool[event] & BIT_ULL(id)) &&
 		       tp->fetched[event] != (int)id;
@@ -172,7 +173,7 @@ int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 		       const void *src, size_t size)
 {
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (should_fail_usercopy() || copy_to_user_nofault(dst, src, size))
 		return -EFAULT;
@@ -198,6 +199,7 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 		return NULL;
 
 	spin_lock_init(&tp->lock);
+	tp->lockp = &tp->lock;
 	INIT_LIST_HEAD(&tp->waiters);
 	tp->event_ids = event_ids;
 	tp->checked = mode & ASC_EVENT_MODE_CHECKED;
@@ -230,6 +232,8 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	int slot;
 
 	WARN_ON(!list_empty(&tp->waiters));
+	if (tp->launch)
+		asc_tpipe_leave(tp);
 	if (tp->hw && tp->quota) {
 		for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 			left.ids_held += hweight64(tp->pool[event]);
@@ -248,7 +252,7 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
 {
 	u64 free;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	free = ~tp->pool[event] & asc_tpipe_id_mask(tp);
 	if (!free)
@@ -269,7 +273,7 @@ static int asc_tpipe_check_collision(struct asc_tpipe *tp, const char *what,
 	const char *use;
 	int slot;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (!tp->checked || tp->strict_ids)
 		return 0;
@@ -295,7 +299,7 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 	int ret = -EINVAL;
 	u32 id = 0;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	if (event < ASC_EVENT_NR_HARD_EVENTS)
 		ret = asc_tpipe_lowest_free(tp, event, &id);
 	if (!ret)
@@ -316,7 +320,7 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 		trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp),
 				      event, id, ret);
 out:
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	asc_report_emit(report);
 	return ret;
 }
@@ -369,7 +373,7 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 {
 	int ret;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret && !(tp->pool[event] & BIT_ULL(id)))
 		ret = -ENOENT;
@@ -377,11 +381,16 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 		tp->pool[event] &= ~BIT_ULL(id);
 	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
 				id, ret);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
-static void asc_waiter_end(struct asc_waiter *w, int state)
+/**
+ * asc_waiter_end() - end a wait: take it off its list and wake its task.
+ * @w: a pending wait, its TPipe locked.
+ * @state: how it ended: enum asc_wait_state.
+ */
+void asc_waiter_end(struct asc_waiter *w, int state)
 {
 	list_del_init(&w->node);
 	WRITE_ONCE(w->state, state);
@@ -403,12 +412,12 @@ int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten)
 {
 	struct asc_waiter *w;
 
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (asc_hw_flag_test(tp->hw, event, id))
 		return -EBUSY;
 	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->event == event && w->id == id) {
+		if (w->kind == ASC_WAIT_FLAG && w->event == event && w->id == id) {
 			asc_waiter_end(w, ASC_WAIT_DONE);
 			return 0;
 		}
@@ -439,7 +448,7 @@ int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 	bool handwritten;
 	int slot, ret;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret)
@@ -449,7 +458,7 @@ int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 	if (!ret)
 		ret = asc_tpipe_raise(tp, event, id, handwritten);
 	trace_asc_event_set(tp->serial, slot, event, id, ret);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
@@ -501,26 +510,20 @@ ktime_t asc_deadline_to_host(u64 deadline)
 	return t - offset;
 }
 
-/*
- * Fail the waits of the cycle that the new forever wait of @slot closes,
- * if it closes one; returns the report to print once unlocked.
+/**
+ * asc_tpipe_block() - block in a wait until it ends.
+ * @tp: TPipe, locked; still locked on return, though dropped meanwhile.
+ * @w: the wait, on the caller's stack, not yet on any list.
+ * @expires: its deadline on the host's clock, unless @w waits forever.
+ *
+ * A bound thread's forever wait in checked mode runs deadlock detection
+ * first.
+ *
+ * Return: 0 when the wait was satisfied, -%ECANCELED (reset), -%EDEADLK,
+ * -%EPIPE (a core it needed left the launch), -%ETIMEDOUT, -%ERESTARTSYS.
  */
-static struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
-						   int slot)
-{
-	struct asc_report *report;
-	unsigned long cycle;
-	int s;
-
-	cycle = asc_tpipe_find_deadlock(tp, slot, &report);
-	for_each_set_bit(s, &cycle, ASC_NR_PIPES)
-		asc_waiter_end(tp->slots[s].wait, ASC_WAIT_DEADLOCK);
-	return report;
-}
-
-/* Block in @w until it ends; returns the wait's result. */
-static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
-			   ktime_t expires)
+int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
+		    ktime_t expires)
 {
 	struct asc_report *report = NULL;
 	int ret;
@@ -529,14 +532,14 @@ static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 	if (w->slot != ASC_SLOT_NONE) {
 		tp->slots[w->slot].wait = w;
 		if (w->forever && tp->checked)
-			report = asc_tpipe_end_deadlocked(tp, w->slot);
+			report = asc_tpipe_end_deadlocked(tp, w);
 	}
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 
 	asc_report_emit(report);
 	ret = asc_waiter_sleep(w, w->forever ? NULL : &expires);
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	if (w->slot != ASC_SLOT_NONE)
 		tp->slots[w->slot].wait = NULL;
 	switch (w->state) {
@@ -546,6 +549,8 @@ static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 		return -ECANCELED;
 	case ASC_WAIT_DEADLOCK:
 		return -EDEADLK;
+	case ASC_WAIT_GONE:
+		return -EPIPE;
 	default:
 		list_del(&w->node);
 		return ret;
@@ -563,7 +568,7 @@ static int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
 			  ktime_t expires)
 {
-	lockdep_assert_held(&tp->lock);
+	lockdep_assert_held(tp->lockp);
 
 	if (asc_hw_flag_test(tp->hw, w->event, w->id)) {
 		asc_hw_flag_clear(tp->hw, w->event, w->id);
@@ -608,7 +613,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 	if (!w.forever)
 		expires = asc_deadline_to_host(deadline);
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	w.slot = asc_tpipe_caller_slot(tp);
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret)
@@ -616,7 +621,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 	if (!ret)
 		ret = asc_tpipe_check_id(tp, event, id, &w.handwritten);
 	if (ret) {
-		spin_unlock(&tp->lock);
+		asc_tpipe_unlock(tp);
 		return ret;
 	}
 
@@ -625,7 +630,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 	ret = asc_tpipe_wait_locked(tp, &w, expires);
 	trace_asc_event_wait_end(tp->serial, w.slot, event, id, ret,
 				 ktime_to_ns(ktime_sub(ktime_get(), start)));
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 
@@ -652,14 +657,14 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	struct asc_waiter *w, *tmp;
 	unsigned int event;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 		left.ids_held += hweight64(tp->pool[event]);
 	left.flags_pending = asc_hw_flags_count(tp->hw);
 	args->ids_held = left.ids_held;
 	args->flags_pending = left.flags_pending;
 	if (asc_tpipe_put_user(tp, uargs, args, sizeof(*args))) {
-		spin_unlock(&tp->lock);
+		asc_tpipe_unlock(tp);
 		return -EFAULT;
 	}
 
@@ -669,10 +674,12 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	memset(tp->handset, 0, sizeof(tp->handset));
 	asc_hw_flags_clear_all(tp->hw);
 	asc_tpipe_queues_clear(tp);
+	if (tp->launch)
+		asc_launch_core_reset(tp);
 	list_for_each_entry_safe(w, tmp, &tp->waiters, node)
 		asc_waiter_end(w, ASC_WAIT_CANCELED);
 	trace_asc_event_reset(tp->serial, left.ids_held, left.flags_pending);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 
 	asc_report_emit(report);
 	return 0;
@@ -701,12 +708,12 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 			return new;
 	}
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	old = asc_tpipe_caller_slot(tp);
 	if (new != ASC_SLOT_NONE && new != old) {
 		slot = &tp->slots[new];
 		if (asc_tpipe_slot_owned(tp, new)) {
-			spin_unlock(&tp->lock);
+			asc_tpipe_unlock(tp);
 			return -EBUSY;
 		}
 		put_pid(slot->pid);
@@ -716,8 +723,28 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 		put_pid(tp->slots[old].pid);
 		tp->slots[old].pid = NULL;
 	}
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return 0;
+}
+
+/**
+ * asc_tpipe_lock() - lock a TPipe.
+ * @tp: TPipe.
+ *
+ * Takes the TPipe's own lock, or its launch's once it has joined one; a
+ * join that happens meanwhile is seen, and the launch's lock taken.
+ */
+void asc_tpipe_lock(struct asc_tpipe *tp)
+	__acquires(tp->lockp)
+{
+	spinlock_t *lock = READ_ONCE(tp->lockp);
+
+	spin_lock(lock);
+	while (unlikely(lock != READ_ONCE(tp->lockp))) {
+		spin_unlock(lock);
+		lock = READ_ONCE(tp->lockp);
+		spin_lock(lock);
+	}
 }
 
 /**
@@ -730,10 +757,10 @@ u32 asc_tpipe_mode(struct asc_tpipe *tp)
 {
 	u32 mode;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	mode = (tp->checked ? ASC_EVENT_MODE_CHECKED : 0) |
 	       (tp->strict_ids ? ASC_EVENT_MODE_STRICT_IDS : 0);
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return mode;
 }
 
@@ -756,7 +783,7 @@ int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode)
 	bool strict = mode & ASC_EVENT_MODE_STRICT_IDS;
 	int slot, ret = 0;
 
-	spin_lock(&tp->lock);
+	asc_tpipe_lock(tp);
 	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
 		if ((tp->checked != checked || tp->strict_ids != strict) &&
 		    asc_tpipe_slot_owned(tp, slot)) {
@@ -768,6 +795,6 @@ int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode)
 		tp->checked = checked;
 		tp->strict_ids = strict;
 	}
-	spin_unlock(&tp->lock);
+	asc_tpipe_unlock(tp);
 	return ret;
 }

@@ -21,6 +21,7 @@ struct asc_report;
 struct asc_report_quota;
 struct asc_event_reset;
 struct asc_event_issue;
+struct asc_launch;
 struct dentry;
 struct pid;
 
@@ -29,6 +30,14 @@ enum asc_wait_state {
 	ASC_WAIT_DONE,
 	ASC_WAIT_CANCELED,
 	ASC_WAIT_DEADLOCK,
+	ASC_WAIT_GONE,
+};
+
+/* What a wait waits for. */
+enum asc_wait_kind {
+	ASC_WAIT_FLAG,		/* a flag of this core: @event, @id */
+	ASC_WAIT_CROSS,		/* a cross-core flag: @event is its ID */
+	ASC_WAIT_SYNC,		/* every core of the launch, at SyncAll */
 };
 
 /**
@@ -36,7 +45,8 @@ enum asc_wait_state {
  *	an issued wait).
  * @node: entry in &asc_tpipe.waiters while @state is %ASC_WAIT_PENDING.
  * @task: the waiting task.
- * @event: HardEvent waited for.
+ * @kind: enum asc_wait_kind.
+ * @event: HardEvent waited for, or the cross-core flag ID.
  * @id: event ID waited for.
  * @slot: pipe slot the task is bound to, or %ASC_SLOT_NONE.
  * @forever: no deadline: only a set, a reset or a signal ends the wait.
@@ -52,6 +62,7 @@ enum asc_wait_state {
 struct asc_waiter {
 	struct list_head node;
 	struct task_struct *task;
+	u8 kind;
 	u32 event;
 	u32 id;
 	int slot;
@@ -112,7 +123,11 @@ struct asc_tpipe_owner {
 
 /**
  * struct asc_tpipe - one TPipe: what one open of /dev/asc_event owns.
- * @lock: protects everything below that is not fixed at creation:
+ * @lock: the TPipe's own lock, until it joins a launch.
+ * @lockp: the lock that protects the TPipe: @lock, or once the TPipe has
+ *	joined a launch, the launch's, which all its cores share.  Take it
+ *	with asc_tpipe_lock().  It protects everything below that is not
+ *	fixed at creation:
  *	@checked, @strict_ids, @pool, @fetched, @handset, @slots, @waiters
  *	and every waiter on it, @queues (the pointer once set, and the
  *	queues) and @next_ticket, and serializes all access to the flags in
@@ -136,12 +151,16 @@ struct asc_tpipe_owner {
  * @queues: the issued instructions of each pipe slot; allocated by the
  *	first %ASC_EVENT_IOC_ISSUE, NULL before.
  * @next_ticket: the ticket of the next issued instruction.
+ * @launch: the launch this TPipe is a core of (a counted reference), or
+ *	NULL; set once, by %ASC_EVENT_IOC_JOIN.
+ * @core: its core number in @launch.
  * @debugfs: its debugfs file, or an error pointer.
  *
  * Lifetime: created by asc_tpipe_create() in open() and destroyed by
  * asc_tpipe_destroy() in release().  A task blocked in a wait holds a
  * reference to the file through its ioctl, so release() never runs while
- * @waiters is non-empty.  No lock is shared with any other TPipe.
+ * @waiters is non-empty.  Until it joins a launch, no lock is shared with
+ * any other TPipe; after, the lock of every core of the launch is one.
  *
  * Pipe ownership: while a live thread is bound to a pipe, it alone sets
  * that pipe's flags; in checked mode a set whose source is that pipe from
@@ -151,6 +170,7 @@ struct asc_tpipe_owner {
  */
 struct asc_tpipe {
 	spinlock_t lock;	/* see above */
+	spinlock_t *lockp;
 	unsigned int serial;
 	unsigned int event_ids;
 	bool checked;
@@ -165,6 +185,8 @@ struct asc_tpipe {
 	struct list_head waiters;
 	struct asc_pipe_queue *queues;
 	u64 next_ticket;
+	struct asc_launch *launch;
+	u32 core;
 	struct dentry *debugfs;
 };
 
@@ -190,6 +212,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id,
 int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 		    struct asc_event_reset __user *uargs);
 int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe);
+void asc_tpipe_lock(struct asc_tpipe *tp) __acquires(tp->lockp);
 u32 asc_tpipe_mode(struct asc_tpipe *tp);
 int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode);
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot);
@@ -205,6 +228,9 @@ int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id,
 		    bool handwritten);
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
 			  ktime_t expires);
+int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
+		    ktime_t expires);
+void asc_waiter_end(struct asc_waiter *w, int state);
 ktime_t asc_deadline_to_host(u64 deadline);
 
 /* asc_event_queue.c */
@@ -216,11 +242,21 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 				      int *slot);
 
 /* asc_event_deadlock.c */
-unsigned long asc_tpipe_find_deadlock(struct asc_tpipe *tp, int slot,
-				      struct asc_report **report);
+struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
+					    struct asc_waiter *w);
 
 /* asc_event_report.c */
 struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
 					 const struct asc_tpipe_leftovers *left);
+
+/**
+ * asc_tpipe_unlock() - drop the lock asc_tpipe_lock() took.
+ * @tp: TPipe.
+ */
+static inline void asc_tpipe_unlock(struct asc_tpipe *tp)
+	__releases(tp->lockp)
+{
+	spin_unlock(tp->lockp);
+}
 
 #endif /* _ASC_EVENT_TPIPE_H */

@@ -2,9 +2,11 @@
 /*
  * asc_event tracepoints, trace system "asc_event": every operation on a
  * TPipe with its result, waits from start to end, resets, leak and
- * deadlock reports.  Each event prints key=value pairs; "tpipe" is the
- * TPipe's serial (its debugfs file is tpipe-<serial>), "pipe" the pipe the
- * calling thread is bound to, "-" when none.
+ * deadlock reports; launches, the cores that join and leave them, their
+ * cross-core sets and waits and SyncAll.  Each event prints key=value
+ * pairs; "tpipe" is the TPipe's serial (its debugfs file is
+ * tpipe-<serial>), "pipe" the pipe the calling thread is bound to, "-"
+ * when none; "launch" a launch's serial and "core" a core's number in it.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM asc_event
@@ -164,6 +166,135 @@ TRACE_EVENT(asc_event_deadlock,
 			   ASC_TRACE_NAMES(slot, event);),
 	    TP_printk("tpipe=%u pipe=%s event=%s id=%u", __entry->tpipe,
 		      __entry->pipe, __entry->event, __entry->id)
+);
+
+TRACE_EVENT(asc_event_launch,
+	    TP_PROTO(unsigned int launch, u32 kind, u32 block_dim),
+	    TP_ARGS(launch, kind, block_dim),
+	    TP_STRUCT__entry(__field(unsigned int, launch)
+			     __field(u32, kind)
+			     __field(u32, block_dim)),
+	    TP_fast_assign(__entry->launch = launch;
+			   __entry->kind = kind;
+			   __entry->block_dim = block_dim;),
+	    TP_printk("launch=%u kind=%s block_dim=%u", __entry->launch,
+		      __entry->kind == ASC_EVENT_LAUNCH_AIV ? "aiv" :
+		      __entry->kind == ASC_EVENT_LAUNCH_AIC ? "aic" : "mix",
+		      __entry->block_dim)
+);
+
+DECLARE_EVENT_CLASS(asc_event_core,
+		    TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core),
+		    TP_ARGS(tpipe, launch, core),
+		    TP_STRUCT__entry(__field(unsigned int, tpipe)
+				     __field(unsigned int, launch)
+				     __field(u32, core)),
+		    TP_fast_assign(__entry->tpipe = tpipe;
+				   __entry->launch = launch;
+				   __entry->core = core;),
+		    TP_printk("tpipe=%u launch=%u core=%u", __entry->tpipe,
+			      __entry->launch, __entry->core)
+);
+
+DEFINE_EVENT(asc_event_core, asc_event_join,
+	     TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core),
+	     TP_ARGS(tpipe, launch, core));
+DEFINE_EVENT(asc_event_core, asc_event_leave,
+	     TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core),
+	     TP_ARGS(tpipe, launch, core));
+
+TRACE_EVENT(asc_event_cross_set,
+	    TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core,
+		     int slot, u32 flag, u32 mode, int ret),
+	    TP_ARGS(tpipe, launch, core, slot, flag, mode, ret),
+	    TP_STRUCT__entry(__field(unsigned int, tpipe)
+			     __field(unsigned int, launch)
+			     __field(u32, core)
+			     __field(u32, flag)
+			     __field(u32, mode)
+			     __field(int, ret)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)),
+	    TP_fast_assign(__entry->tpipe = tpipe;
+			   __entry->launch = launch;
+			   __entry->core = core;
+			   __entry->flag = flag;
+			   __entry->mode = mode;
+			   __entry->ret = ret;
+			   strscpy(__entry->pipe, asc_slot_name(slot),
+				   ASC_TRACE_PIPE_LEN);),
+	    TP_printk("tpipe=%u launch=%u core=%u pipe=%s flag=%u mode=%u ret=%d",
+		      __entry->tpipe, __entry->launch, __entry->core,
+		      __entry->pipe, __entry->flag, __entry->mode, __entry->ret)
+);
+
+TRACE_EVENT(asc_event_cross_wait,
+	    TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core,
+		     int slot, u32 flag, int ret, u64 waited_ns),
+	    TP_ARGS(tpipe, launch, core, slot, flag, ret, waited_ns),
+	    TP_STRUCT__entry(__field(u64, waited_ns)
+			     __field(unsigned int, tpipe)
+			     __field(unsigned int, launch)
+			     __field(u32, core)
+			     __field(u32, flag)
+			     __field(int, ret)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)),
+	    TP_fast_assign(__entry->waited_ns = waited_ns;
+			   __entry->tpipe = tpipe;
+			   __entry->launch = launch;
+			   __entry->core = core;
+			   __entry->flag = flag;
+			   __entry->ret = ret;
+			   strscpy(__entry->pipe, asc_slot_name(slot),
+				   ASC_TRACE_PIPE_LEN);),
+	    TP_printk("tpipe=%u launch=%u core=%u pipe=%s flag=%u ret=%d waited_ns=%llu",
+		      __entry->tpipe, __entry->launch, __entry->core,
+		      __entry->pipe, __entry->flag, __entry->ret,
+		      __entry->waited_ns)
+);
+
+TRACE_EVENT(asc_event_sync_all,
+	    TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core,
+		     int slot, int ret, u64 waited_ns),
+	    TP_ARGS(tpipe, launch, core, slot, ret, waited_ns),
+	    TP_STRUCT__entry(__field(u64, waited_ns)
+			     __field(unsigned int, tpipe)
+			     __field(unsigned int, launch)
+			     __field(u32, core)
+			     __field(int, ret)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)),
+	    TP_fast_assign(__entry->waited_ns = waited_ns;
+			   __entry->tpipe = tpipe;
+			   __entry->launch = launch;
+			   __entry->core = core;
+			   __entry->ret = ret;
+			   strscpy(__entry->pipe, asc_slot_name(slot),
+				   ASC_TRACE_PIPE_LEN);),
+	    TP_printk("tpipe=%u launch=%u core=%u pipe=%s ret=%d waited_ns=%llu",
+		      __entry->tpipe, __entry->launch, __entry->core,
+		      __entry->pipe, __entry->ret, __entry->waited_ns)
+);
+
+TRACE_EVENT(asc_event_cross_deadlock,
+	    TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core,
+		     int slot, bool sync, u32 flag),
+	    TP_ARGS(tpipe, launch, core, slot, sync, flag),
+	    TP_STRUCT__entry(__field(unsigned int, tpipe)
+			     __field(unsigned int, launch)
+			     __field(u32, core)
+			     __field(u32, flag)
+			     __field(bool, sync)
+			     __array(char, pipe, ASC_TRACE_PIPE_LEN)),
+	    TP_fast_assign(__entry->tpipe = tpipe;
+			   __entry->launch = launch;
+			   __entry->core = core;
+			   __entry->flag = flag;
+			   __entry->sync = sync;
+			   strscpy(__entry->pipe, asc_slot_name(slot),
+				   ASC_TRACE_PIPE_LEN);),
+	    TP_printk("tpipe=%u launch=%u core=%u pipe=%s wait=%s flag=%u",
+		      __entry->tpipe, __entry->launch, __entry->core,
+		      __entry->pipe, __entry->sync ? "sync_all" : "cross",
+		      __entry->flag)
 );
 
 #endif /* _ASC_EVENT_TRACE_H */

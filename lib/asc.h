@@ -8,6 +8,11 @@
  * own flag registers.  Names follow pyasc: asc_alloc_event_id() is
  * TPipe.alloc_event_id(), asc_set_flag() is set_flag(), and so on.
  *
+ * A struct asc_core is the core runtime: a kernel written as one
+ * instruction stream, as on the chip, whose scalar (the calling thread)
+ * issues each instruction to the queue of its pipe, each pipe running on
+ * a thread of its own, with a missing-sync detector (asc_core_run()).
+ *
  * Conventions, for every function below unless its comment says otherwise:
  *
  * - Success returns 0 (or the event ID, or the count asked for).  Failure
@@ -19,13 +24,15 @@
  *   once.  A pipe never changes after asc_pipe_open(); each call is one
  *   ioctl on the shared file descriptor, and the driver makes each of them
  *   atomic.  Only asc_pipe_close() must not race with other calls on the
- *   same pipe.
+ *   same pipe.  The asc_core_*() calls are the exception: only the thread
+ *   running the kernel makes them.
  * - HardEvents are the ASC_HARD_EVENT_* constants of enum asc_hard_event
  *   below (ASC_HARD_EVENT_MTE2_MTE1 = 0 ... ASC_HARD_EVENT_FIX_FIX = 34,
  *   ASC_HARD_EVENT_COUNT = 35), in pyasc's numbering.
  * - Pipe IDs are the ASC_PIPE_* constants of enum asc_pipe_id below, in
  *   pyasc's PipeID numbering: ASC_PIPE_S = 0, V = 1, M = 2, MTE1 = 3,
- *   MTE2 = 4, MTE3 = 5, FIX = 10.  6..9 are not pipes.
+ *   MTE2 = 4, MTE3 = 5, FIX = 10.  6..9 are not pipes (6 is
+ *   ASC_PIPE_ALL, for asc_core_pipe_barrier()).
  * - The header needs nothing but the C library's; the numbers are the
  *   device's (libasc checks that at build time), so a program never needs
  *   the kernel's <linux/asc_event.h>.
@@ -36,6 +43,7 @@
 #ifndef __LIBASC_ASC_H__
 #define __LIBASC_ASC_H__
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -95,8 +103,9 @@ enum asc_hard_event {
  *
  * ASC_PIPE_S scalar, ASC_PIPE_V vector, ASC_PIPE_M cube, ASC_PIPE_MTE1
  * (L1 to L0A/L0B), ASC_PIPE_MTE2 (GM to L1/UB), ASC_PIPE_MTE3 (UB to GM),
- * ASC_PIPE_FIX (L0C to GM/L1).  The gaps 6..9 are pyasc's PIPE_ALL and
- * pipes of other chips, not pipes.  ASC_PIPE_NONE is no pipe: see
+ * ASC_PIPE_FIX (L0C to GM/L1).  The gaps 6..9 are not pipes: 6 is pyasc's
+ * PIPE_ALL, ASC_PIPE_ALL, which only asc_core_pipe_barrier() takes ("every
+ * pipe"), 7..9 are pipes of other chips.  ASC_PIPE_NONE is no pipe: see
  * asc_pipe_bind().  Functions take a pipe ID as an int.
  */
 enum asc_pipe_id {
@@ -107,7 +116,25 @@ enum asc_pipe_id {
 	ASC_PIPE_MTE1 = 3,
 	ASC_PIPE_MTE2 = 4,
 	ASC_PIPE_MTE3 = 5,
+	ASC_PIPE_ALL = 6,
 	ASC_PIPE_FIX = 10,
+};
+
+/**
+ * enum asc_mode - mode bits of a TPipe, for asc_pipe_set_mode().
+ *
+ * ASC_MODE_CHECKED is checked mode (see asc_pipe_set_checked()).
+ * ASC_MODE_STRICT_IDS, only together with ASC_MODE_CHECKED, is pyasc's
+ * rule for IDs: a set or wait on an ID that is neither allocated nor the
+ * last fetched one (a hand-written ID) fails with ENOENT.  Without it,
+ * checked mode allows hand-written IDs as Ascend C does (catlass writes
+ * all of its IDs by hand) and refuses instead an asc_alloc_event_id() or
+ * asc_fetch_event_id() that would hand out an ID hand-written code is
+ * using (EADDRINUSE).  The values are the device's.
+ */
+enum asc_mode {
+	ASC_MODE_CHECKED = 1,
+	ASC_MODE_STRICT_IDS = 2,
 };
 
 /**
@@ -215,24 +242,54 @@ int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
  *
  * Checked mode is on by default for a new TPipe (the module parameter
  * checked sets the default).  It makes the driver refuse what the hardware
- * would punish: a set or wait from the wrong pipe (EPERM), a set or wait on
- * an ID that is neither allocated nor the one the last
- * asc_fetch_event_id() of its HardEvent returned (ENOENT), and a wait that
- * can never end (EDEADLK).  Turn it off for code that relies on hardware
- * quirks on purpose; the behaviour is then that of a driver without
- * checked mode.  Double sets (EBUSY) and releases of a free ID (ENOENT) are
- * errors either way.
+ * would punish: a set or wait from the wrong pipe (EPERM), an
+ * asc_alloc_event_id() or asc_fetch_event_id() that would hand out an ID
+ * that hand-written code uses (EADDRINUSE; a hand-written ID is one that
+ * is neither allocated nor the one the last asc_fetch_event_id() of its
+ * HardEvent returned), and a wait that can never end (EDEADLK).  Turn it
+ * off for code that relies on hardware quirks on purpose; the behaviour is
+ * then that of a driver without checked mode.  Double sets (EBUSY) and
+ * releases of a free ID (ENOENT) are errors either way.
  *
- * Writes the whole mode of the TPipe in one ioctl (checked mode is its
- * only bit), for all the threads of the TPipe.  Choose the mode before
- * threads bind to pipes: it cannot change while one is bound, so that no
- * check depends on when the change lands.
+ * Writes the whole mode of the TPipe in one ioctl, ASC_MODE_CHECKED or 0
+ * (so it also turns strict IDs off, see asc_pipe_set_mode()), for all the
+ * threads of the TPipe.  Choose the mode before threads bind to pipes: it
+ * cannot change while one is bound, so that no check depends on when the
+ * change lands.
  *
  * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe; EBUSY when
  * the mode would change while a live thread is bound to a pipe of the
  * TPipe (nothing changes); ENOTTY when the driver predates checked mode.
  */
 int asc_pipe_set_checked(struct asc_pipe *pipe, int checked);
+
+/**
+ * asc_pipe_set_mode() - set the mode of a TPipe.
+ * @pipe: the pipe.
+ * @mode: 0, ASC_MODE_CHECKED, or ASC_MODE_CHECKED | ASC_MODE_STRICT_IDS.
+ *
+ * As asc_pipe_set_checked(), with strict IDs too: writes the whole mode
+ * of the TPipe in one ioctl.  Choose the mode before threads bind to
+ * pipes.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe, a negative
+ * @mode, bits the device does not know, or ASC_MODE_STRICT_IDS without
+ * ASC_MODE_CHECKED; EBUSY when the mode would change while a live thread
+ * is bound to a pipe of the TPipe (nothing changes); ENOTTY when the
+ * driver predates checked mode.
+ */
+int asc_pipe_set_mode(struct asc_pipe *pipe, int mode);
+
+/**
+ * asc_pipe_mode() - the mode of a TPipe.
+ * @pipe: the pipe.
+ *
+ * Return: the ASC_MODE_* bits of @pipe (0 when checked mode is off; bits
+ * a later driver may add are passed on, but for bit 31), or -1 with errno
+ * set: EINVAL for a NULL @pipe; ENOTTY when the driver predates checked
+ * mode.
+ */
+int asc_pipe_mode(struct asc_pipe *pipe);
 
 /**
  * asc_pipe_checked() - whether checked mode of a TPipe is on.
@@ -253,7 +310,10 @@ int asc_pipe_checked(struct asc_pipe *pipe);
  *
  * Return: the ID (0..asc_event_ids() - 1), or -1 with errno set: EINVAL
  * for a NULL @pipe or a bad @event; ENOSPC when every ID of @event is
- * allocated (nothing changes).
+ * allocated (nothing changes); EADDRINUSE in checked mode without strict
+ * IDs when hand-written code uses the ID it would hand out (its flag set
+ * by a hand-written set, a hand-written set or wait issued or blocked;
+ * nothing changes, and the driver logs a report naming the use).
  */
 int asc_alloc_event_id(struct asc_pipe *pipe, int event);
 
@@ -267,7 +327,8 @@ int asc_alloc_event_id(struct asc_pipe *pipe, int event);
  * allocating it: two fetches in a row return the same ID.
  *
  * Return: the ID, or -1 with errno set: EINVAL for a NULL @pipe or a bad
- * @event; ENOSPC when every ID of @event is allocated.
+ * @event; ENOSPC when every ID of @event is allocated; EADDRINUSE as for
+ * asc_alloc_event_id().
  */
 int asc_fetch_event_id(struct asc_pipe *pipe, int event);
 
@@ -294,18 +355,18 @@ int asc_release_event_id(struct asc_pipe *pipe, int id, int event);
  * @id: event ID, 0..asc_event_ids() - 1.
  *
  * Never blocks.  Wakes one caller waiting for this flag, if there is one;
- * otherwise the flag stays set until a wait consumes it.  With checked mode
- * off the ID need not be allocated; in checked mode (the default) it must
- * be allocated or be the ID the last asc_fetch_event_id() of @event
- * returned, and the call must come from the source pipe of @event
- * (asc_hard_event_src_pipe()): the thread bound to it, or an unbound
- * thread while no live thread is bound to it.
+ * otherwise the flag stays set until a wait consumes it.  The ID need not
+ * be allocated, but with strict IDs (asc_pipe_set_mode()) it must be
+ * allocated or be the ID the last asc_fetch_event_id() of @event
+ * returned.  In checked mode (the default) the call must come from the
+ * source pipe of @event (asc_hard_event_src_pipe()): the thread bound to
+ * it, or an unbound thread while no live thread is bound to it.
  *
  * Return: 0, or -1 with errno set, checked in this order: EINVAL for a NULL
  * @pipe, a bad @event or an @id out of range; EPERM in checked mode when
  * the calling thread is bound to another pipe than the source of @event,
  * or is not bound while another live thread is;
- * ENOENT in checked mode when @id is neither allocated nor fetched (a
+ * ENOENT with strict IDs when @id is neither allocated nor fetched (a
  * hand-written ID); EBUSY when the flag is already set (undefined on the
  * hardware).  Nothing changes on failure.
  */
@@ -326,10 +387,10 @@ int asc_set_flag(struct asc_pipe *pipe, int event, int id);
  * library does not retry it, so the caller decides.  A wait that had
  * already consumed the flag when the signal came succeeds.
  *
- * In checked mode (the default) the ID must be allocated or be the ID the
- * last asc_fetch_event_id() of @event returned, and a thread bound with
- * asc_pipe_bind() must be bound to the destination pipe of @event
- * (asc_hard_event_dst_pipe()).
+ * With strict IDs the ID must be allocated or be the ID the last
+ * asc_fetch_event_id() of @event returned.  In checked mode (the default)
+ * a thread bound with asc_pipe_bind() must be bound to the destination
+ * pipe of @event (asc_hard_event_dst_pipe()).
  *
  * Checked mode also detects deadlocks.  A bound thread waiting forever for
  * @event waits for the thread bound to the source pipe of @event, the only
@@ -346,7 +407,7 @@ int asc_set_flag(struct asc_pipe *pipe, int event, int id);
  * Return: 0 once the flag was consumed, or -1 with errno set: EINVAL for a
  * NULL @pipe, a bad @event or an @id out of range; EPERM in checked mode
  * when the calling thread is bound to another pipe than the destination of
- * @event; ENOENT in checked mode when @id is neither allocated nor fetched
+ * @event; ENOENT with strict IDs when @id is neither allocated nor fetched
  * (a hand-written ID); EINTR; ECANCELED when asc_pipe_reset() ran while
  * waiting; EDEADLK in checked mode when the wait can never end.  EINVAL,
  * EPERM and ENOENT are checked in this order, before waiting, and change
@@ -460,6 +521,287 @@ const char *asc_pipe_id_name(int pipe_id);
  * or not a pipe name ("NONE" is not one).
  */
 int asc_pipe_id_from_name(const char *name);
+
+/*
+ * The core runtime: a kernel written as on the chip, one instruction
+ * stream, run by the scalar of one emulated AI core.  See
+ * Documentation/libasc.rst, "Core runtime".
+ */
+
+/**
+ * struct asc_core - one emulated AI core running one kernel.
+ *
+ * Opaque.  asc_core_run() creates it, hands it to the kernel function and
+ * destroys it when that returns.  Only the thread running the kernel
+ * function (the scalar) may call the asc_core_*() functions with it.
+ */
+struct asc_core;
+
+/**
+ * asc_kernel_fn - a kernel: the program of the scalar unit.
+ * @core: the core it runs on, for the asc_core_*() calls.
+ * @arg: the argument given to asc_core_run().
+ *
+ * Called once, on the thread that called asc_core_run().
+ */
+typedef void (*asc_kernel_fn)(struct asc_core *core, void *arg);
+
+/**
+ * asc_work_fn - the work of one instruction, run by a pipe.
+ * @arg: the argument given to asc_core_issue().
+ *
+ * Runs on the thread of the pipe it was issued to, in issue order with
+ * the other instructions of that pipe; it must not call the asc_core_*()
+ * functions.
+ */
+typedef void (*asc_work_fn)(void *arg);
+
+/**
+ * struct asc_access - a buffer an instruction reads or writes.
+ * @addr: first byte, not NULL.
+ * @size: number of bytes, at least 1.
+ * @write: nonzero when the instruction writes them (or writes some and
+ *	reads others), 0 when it only reads them.
+ * @name: the buffer's name in the report, or NULL; copied.
+ *
+ * What asc_core_issue() declares for the missing-sync detector: two
+ * accesses of overlapping bytes from different pipes, at least one a
+ * write, must be ordered by a set/wait pair or a barrier.
+ */
+struct asc_access {
+	const void *addr;
+	size_t size;
+	int write;
+	const char *name;
+};
+
+/**
+ * struct asc_core_attr - how asc_core_run() sets up the core.
+ * @device: the device node, as for asc_pipe_open() (NULL: the default).
+ * @unchecked: nonzero to run the TPipe with checked mode off (mode 0).
+ * @strict_ids: nonzero for checked mode with strict IDs (pyasc's rule,
+ *	ASC_MODE_CHECKED | ASC_MODE_STRICT_IDS); not with @unchecked.
+ *
+ * Zeroed, or a NULL pointer, is the default device in checked mode,
+ * hand-written IDs allowed (ASC_MODE_CHECKED).
+ */
+struct asc_core_attr {
+	const char *device;
+	int unchecked;
+	int strict_ids;
+};
+
+/**
+ * asc_core_run() - run a kernel on one emulated AI core.
+ * @kernel: the kernel function.
+ * @arg: passed to @kernel.
+ * @attr: the device and mode, or NULL for the defaults.
+ * @report: where to store the report, or NULL: a malloc()ed text, one
+ *	line per finding, for the caller to free(); NULL when there is none.
+ *
+ * Opens a new TPipe (asc_pipe_open() of @attr->device), sets its mode,
+ * binds the calling thread to ASC_PIPE_S and calls @kernel on it: the
+ * calling thread is the scalar unit, which runs the kernel in program
+ * order and issues each instruction into the in-order queue of its pipe
+ * (asc_core_issue(), asc_core_set_flag(), asc_core_wait_flag()).  Each
+ * other pipe has a thread of its own, started when something is first
+ * issued to it and bound to its pipe, which runs its queue in order; the
+ * pipes run in parallel.  When @kernel returns, the scalar waits until
+ * every queue has drained, the threads end, and the TPipe is closed.
+ *
+ * Every instruction is also fed, in program order, to a missing-sync
+ * detector, before its pipe gets it.  It finds, from the issue order
+ * alone and so the same on every run: accesses (struct asc_access) of
+ * different pipes to the same bytes, one of them a write, that no set/wait
+ * pair or barrier orders (what the scalar did itself, a wait on S or a
+ * load, is ordered before what it issues after; its stores are not)
+ * (ENOLCK, "missing sync"); a set of a flag that
+ * may come before the wait for the previous set of that flag (EBUSY,
+ * "possible double set"); waits that wait for one another in a cycle, and
+ * a wait no issued set can satisfy where the scalar must wait for it (a
+ * wait on S, a full queue, asc_core_pipe_barrier() of ASC_PIPE_ALL,
+ * asc_core_reset(), the end of the kernel) (EDEADLK); a flag set and never
+ * waited for by the end of the kernel or a reset (ENOLCK, "missing wait").
+ *
+ * The first error wins: the kernel's calls fail from then on with its
+ * errno and do nothing, the TPipe is reset (which ends the pipes' waits),
+ * the pipes skip what is left in their queues, and asc_core_run() returns
+ * it, with the report: the detector's findings, or the call that failed,
+ * its instruction number (1, 2, ... counting every asc_core_*() call of
+ * the kernel but asc_core_pipe()), its pipe and the error.
+ *
+ * Return: 0 when the kernel ran to its end without an error, or -1 with
+ * errno set: EINVAL for a NULL @kernel or an @attr with both @unchecked
+ * and @strict_ids; the errors of asc_pipe_open(); ENOTTY when the driver
+ * cannot issue instructions (one older than ASC_EVENT_IOC_ISSUE);
+ * ENOMEM; EAGAIN when a pipe's thread cannot be created; the detector's
+ * ENOLCK, EBUSY and EDEADLK; or the first error of a call of the kernel
+ * (see each call) or of a pipe running an instruction.
+ */
+int asc_core_run(asc_kernel_fn kernel, void *arg,
+		 const struct asc_core_attr *attr, char **report);
+
+/**
+ * asc_core_issue() - issue work to a pipe.
+ * @core: the core.
+ * @pipe_id: the ASC_PIPE_* pipe that runs it.
+ * @fn: the work.
+ * @arg: passed to @fn.
+ * @what: what it is, for the report (copied), or NULL for "work".
+ * @acc: the buffers it reads and writes, @nacc of them (copied).
+ * @nacc: how many; 0 with a NULL @acc.
+ *
+ * Queues @fn at the end of the queue of @pipe_id: the pipe's thread calls
+ * @fn(@arg) once everything issued to that pipe before it has run.
+ * ASC_PIPE_S runs it at once, on the scalar, before this returns.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a @pipe_id
+ * that is not one of the seven pipes, a NULL @fn, a NULL @acc with a
+ * nonzero @nacc, or an access with a NULL @addr, of size 0 or past the
+ * end of the address space; EPERM when the calling thread is not @core's scalar (nothing
+ * recorded); ENOLCK when the detector finds a missing sync; EDEADLK when
+ * the queue of @pipe_id is full (1024 instructions) and the pipe can never
+ * run them; ENOMEM; or the kernel's first error, unchanged.
+ */
+int asc_core_issue(struct asc_core *core, int pipe_id, asc_work_fn fn,
+		   void *arg, const char *what, const struct asc_access *acc,
+		   unsigned int nacc);
+
+/**
+ * asc_core_set_flag() - issue set_flag(event, id).
+ * @core: the core.
+ * @event: HardEvent, an ASC_HARD_EVENT_* constant.
+ * @id: event ID, 0..asc_event_ids() - 1.
+ *
+ * Issued to the queue of the source pipe of @event: the flag is set once
+ * everything issued to that pipe before it has run.  A set of an S_*
+ * HardEvent runs at once, on the scalar.  ASC_HARD_EVENT_V_V and
+ * ASC_HARD_EVENT_FIX_FIX set no flag: they are a barrier of their pipe.
+ * Whether @id is allocated, fetched or hand-written is decided now, by
+ * the scalar's bookkeeping, not when the pipe runs the set.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a bad @event
+ * or an @id out of range; EPERM from another thread than the scalar
+ * (nothing recorded); ENOENT with strict IDs for a hand-written @id;
+ * EBUSY when the detector finds a possible double set; EDEADLK when the
+ * queue is full (1024 instructions, or 64 sets and waits) and the pipe can
+ * never run them; or the kernel's first error, unchanged.
+ */
+int asc_core_set_flag(struct asc_core *core, int event, int id);
+
+/**
+ * asc_core_wait_flag() - issue wait_flag(event, id).
+ * @core: the core.
+ * @event: HardEvent, an ASC_HARD_EVENT_* constant.
+ * @id: event ID, 0..asc_event_ids() - 1.
+ *
+ * Issued to the queue of the destination pipe of @event: that pipe runs
+ * nothing issued after it until it has taken the flag.  The k-th wait of
+ * (@event, @id) takes the flag of the k-th set.  A wait of a *_S
+ * HardEvent runs at once, on the scalar: it blocks until the flag is set,
+ * or fails with EDEADLK before blocking when no issued set can ever set
+ * it.  ASC_HARD_EVENT_V_V waits for nothing; ASC_HARD_EVENT_FIX_FIX is a
+ * barrier of FIX.
+ *
+ * Return: 0, or -1 with errno set: as asc_core_set_flag(), and EDEADLK
+ * when the wait closes a cycle of waits or is a wait on S no issued set
+ * satisfies.
+ */
+int asc_core_wait_flag(struct asc_core *core, int event, int id);
+
+/**
+ * asc_core_pipe_barrier() - issue pipe_barrier(pipe).
+ * @core: the core.
+ * @pipe_id: a pipe other than ASC_PIPE_S, or ASC_PIPE_ALL.
+ *
+ * A barrier of one pipe orders nothing its in-order queue does not order
+ * already; it is recorded as an instruction of that pipe.  ASC_PIPE_ALL
+ * makes the scalar wait until every pipe has run everything issued to it,
+ * and orders all of that before everything issued after.  As on the
+ * chip, ASC_PIPE_S is not supported.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, ASC_PIPE_S or
+ * anything else that is neither a pipe nor ASC_PIPE_ALL; EPERM from
+ * another thread than the scalar (nothing recorded); EDEADLK for
+ * ASC_PIPE_ALL when a pipe waits for a flag no issued set satisfies; or
+ * the kernel's first error, unchanged.
+ */
+int asc_core_pipe_barrier(struct asc_core *core, int pipe_id);
+
+/**
+ * asc_core_alloc_event_id() - TPipe.alloc_event_id, on the scalar.
+ * @core: the core.
+ * @event: HardEvent, an ASC_HARD_EVENT_* constant.
+ *
+ * Scalar bookkeeping, done when the scalar reaches it: asc_alloc_event_id()
+ * on the core's TPipe.  An ID may be released right after issuing its set
+ * and wait (pyasc's vadd does): they were checked when issued.
+ *
+ * Return: the ID, or -1 with errno set: EINVAL for a NULL @core or a bad
+ * @event; EPERM from another thread than the scalar (nothing recorded);
+ * ENOSPC; EADDRINUSE when hand-written code uses the ID it would hand out
+ * (the report lists the uses of @event); or the kernel's first error,
+ * unchanged.
+ */
+int asc_core_alloc_event_id(struct asc_core *core, int event);
+
+/**
+ * asc_core_fetch_event_id() - TPipe.fetch_event_id, on the scalar.
+ * @core: the core.
+ * @event: HardEvent, an ASC_HARD_EVENT_* constant.
+ *
+ * asc_fetch_event_id() on the core's TPipe, when the scalar reaches it.
+ *
+ * Return: the ID, or -1 with errno set as for asc_core_alloc_event_id().
+ */
+int asc_core_fetch_event_id(struct asc_core *core, int event);
+
+/**
+ * asc_core_release_event_id() - TPipe.release_event_id, on the scalar.
+ * @core: the core.
+ * @id: the ID to release.
+ * @event: its HardEvent, an ASC_HARD_EVENT_* constant.
+ *
+ * asc_release_event_id() on the core's TPipe, when the scalar reaches it;
+ * ID before HardEvent, as in pyasc.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a bad @event
+ * or an @id out of range; EPERM from another thread than the scalar
+ * (nothing recorded); ENOENT when @id is not allocated; or the kernel's
+ * first error, unchanged.
+ */
+int asc_core_release_event_id(struct asc_core *core, int id, int event);
+
+/**
+ * asc_core_reset() - TPipe.reset (and TPipe.init), on the scalar.
+ * @core: the core.
+ *
+ * Waits until every pipe has run everything issued to it (the device's
+ * reset would cancel their waits), then asc_pipe_reset(): every ID is
+ * released and every fetched ID forgotten.  A flag set and never waited
+ * for by then is a missing wait.  It orders nothing between the pipes:
+ * that is asc_core_pipe_barrier() of ASC_PIPE_ALL, which is also
+ * TPipe.destroy.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core; EPERM from
+ * another thread than the scalar (nothing recorded); EDEADLK when a pipe
+ * waits for a flag no issued set satisfies; ENOLCK for a flag set and
+ * never waited for; or the kernel's first error, unchanged.
+ */
+int asc_core_reset(struct asc_core *core);
+
+/**
+ * asc_core_pipe() - the TPipe of a core.
+ * @core: the core.
+ *
+ * For calls that do not set, wait or reset, such as asc_event_ids() or
+ * asc_pipe_mode(): a set, wait or reset made directly on it escapes the
+ * runtime and its detector.  The pipe belongs to the core; do not close
+ * it.
+ *
+ * Return: the pipe, or NULL with errno EINVAL for a NULL @core.
+ */
+struct asc_pipe *asc_core_pipe(struct asc_core *core);
 
 /**
  * asc_version_string() - version of the libasc package.

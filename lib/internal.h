@@ -15,6 +15,8 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <linux/asc_event.h>
 
 #include "asc.h"
@@ -41,5 +43,37 @@ static inline bool asc_event_valid(int event)
  * pipe_id.c, next to the table of pipe names it reads.
  */
 bool asc_pipe_id_valid(int pipe_id);
+
+/*
+ * What the core runtime needs of a pipe beyond the public calls (pipe.c):
+ * whether the driver issues instructions (ASC_EVENT_FEATURE_ISSUE), and
+ * the two ioctls.  asc_pipe_issue() returns the ticket; asc_pipe_execute()
+ * runs the calling pipe's oldest ticket, a wait without deadline.  Both
+ * return 0 or -1 with errno set, as the public calls do.
+ */
+bool asc_pipe_has_issue(const struct asc_pipe *pipe);
+int asc_pipe_issue(struct asc_pipe *pipe, bool set, int event, int id,
+		   uint64_t *ticket);
+int asc_pipe_execute(struct asc_pipe *pipe, uint64_t ticket);
+
+/*
+ * struct asc_report - text of the core runtime's report, one line per
+ * finding (report.c).  Zeroed is empty.  asc_report_add() appends a line
+ * (the newline is added); when memory runs out the text keeps what
+ * fitted, ends with a line saying so, and takes nothing more.
+ * asc_report_take() hands the text over (NULL when empty) and empties
+ * the report.
+ */
+struct asc_report {
+	char *buf;
+	size_t len;
+	size_t cap;
+	bool truncated;
+};
+
+void asc_report_add(struct asc_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *asc_report_take(struct asc_report *r);
+void asc_report_free(struct asc_report *r);
 
 #endif /* __LIBASC_INTERNAL_H__ */

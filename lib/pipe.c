@@ -169,17 +169,55 @@ ASC_API int asc_pipe_set_checked(struct asc_pipe *pipe, int checked)
 	return ioctl(pipe->fd, ASC_EVENT_IOC_SET_MODE, &mode) < 0 ? -1 : 0;
 }
 
-ASC_API int asc_pipe_checked(struct asc_pipe *pipe)
+_Static_assert((int)ASC_MODE_CHECKED == (int)ASC_EVENT_MODE_CHECKED,
+	       "ASC_MODE_CHECKED is not the device's");
+_Static_assert((int)ASC_MODE_STRICT_IDS == (int)ASC_EVENT_MODE_STRICT_IDS,
+	       "ASC_MODE_STRICT_IDS is not the device's");
+
+ASC_API int asc_pipe_set_mode(struct asc_pipe *pipe, int mode)
 {
-	struct asc_event_mode mode;
+	struct asc_event_mode m;
+
+	if (!pipe || mode < 0)
+		return asc_einval();
+
+	memset(&m, 0, sizeof(m));
+	m.mode = mode;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_SET_MODE, &m) < 0 ? -1 : 0;
+}
+
+/* GET_MODE: the whole mode word. */
+static int asc_pipe_get_mode(struct asc_pipe *pipe, __u32 *mode)
+{
+	struct asc_event_mode m;
 
 	if (!pipe)
 		return asc_einval();
 
-	memset(&mode, 0, sizeof(mode));
-	if (ioctl(pipe->fd, ASC_EVENT_IOC_GET_MODE, &mode) < 0)
+	memset(&m, 0, sizeof(m));
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_GET_MODE, &m) < 0)
 		return -1;
-	return !!(mode.mode & ASC_EVENT_MODE_CHECKED);
+	*mode = m.mode;
+	return 0;
+}
+
+/* Bit 31 would make the result negative: it is not reported. */
+ASC_API int asc_pipe_mode(struct asc_pipe *pipe)
+{
+	__u32 mode;
+
+	if (asc_pipe_get_mode(pipe, &mode) < 0)
+		return -1;
+	return mode & 0x7fffffff;
+}
+
+ASC_API int asc_pipe_checked(struct asc_pipe *pipe)
+{
+	__u32 mode;
+
+	if (asc_pipe_get_mode(pipe, &mode) < 0)
+		return -1;
+	return !!(mode & ASC_EVENT_MODE_CHECKED);
 }
 
 /*
@@ -289,4 +327,37 @@ ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 ASC_API int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
 {
 	return asc_wait_flag_timeout(pipe, event, id, -1);
+}
+
+bool asc_pipe_has_issue(const struct asc_pipe *pipe)
+{
+	return pipe->features & ASC_EVENT_FEATURE_ISSUE;
+}
+
+int asc_pipe_issue(struct asc_pipe *pipe, bool set, int event, int id,
+		   uint64_t *ticket)
+{
+	struct asc_event_issue issue;
+
+	if (!asc_ref_valid(pipe, event, id))
+		return asc_einval();
+
+	memset(&issue, 0, sizeof(issue));
+	issue.op = set ? ASC_EVENT_OP_SET : ASC_EVENT_OP_WAIT;
+	issue.event = event;
+	issue.id = id;
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_ISSUE, &issue) < 0)
+		return -1;
+	*ticket = issue.ticket;
+	return 0;
+}
+
+int asc_pipe_execute(struct asc_pipe *pipe, uint64_t ticket)
+{
+	struct asc_event_execute exec;
+
+	memset(&exec, 0, sizeof(exec));
+	exec.ticket = ticket;
+	exec.deadline = ASC_EVENT_WAIT_FOREVER;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_EXECUTE, &exec) < 0 ? -1 : 0;
 }

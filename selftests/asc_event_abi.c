@@ -53,6 +53,21 @@ _Static_assert(sizeof(struct asc_event_issue) == 24, "asc_event_issue size");
 _Static_assert(offsetof(struct asc_event_issue, ticket) == 16, "issue ticket offset");
 _Static_assert(sizeof(struct asc_event_execute) == 24, "asc_event_execute size");
 _Static_assert(offsetof(struct asc_event_execute, flags) == 16, "execute flags offset");
+_Static_assert(ASC_EVENT_FEATURE_LAUNCH == 4ULL, "ASC_EVENT_FEATURE_LAUNCH");
+_Static_assert(ASC_EVENT_BLOCK_DIM_MAX == 64 && ASC_EVENT_CROSS_FLAGS == 11 &&
+	       ASC_EVENT_CROSS_COUNT_MAX == 15, "launch limits");
+_Static_assert(ASC_EVENT_LAUNCH_AIV == 1 && ASC_EVENT_LAUNCH_AIC == 2 &&
+	       ASC_EVENT_LAUNCH_MIX == 3, "ASC_EVENT_LAUNCH_*");
+_Static_assert(ASC_EVENT_CORE_AIC == 1 && ASC_EVENT_CORE_AIV == 2 &&
+	       ASC_EVENT_CORE_ANY == 0xffffffffU, "ASC_EVENT_CORE_*");
+_Static_assert(sizeof(struct asc_event_launch) == 16, "asc_event_launch size");
+_Static_assert(offsetof(struct asc_event_launch, fd) == 12, "launch fd offset");
+_Static_assert(sizeof(struct asc_event_join) == 16, "asc_event_join size");
+_Static_assert(sizeof(struct asc_event_core_info) == 32, "asc_event_core_info size");
+_Static_assert(sizeof(struct asc_event_cross_set) == 16, "asc_event_cross_set size");
+_Static_assert(sizeof(struct asc_event_cross_wait) == 16, "asc_event_cross_wait size");
+_Static_assert(offsetof(struct asc_event_cross_wait, flag_id) == 8, "cross_wait flag offset");
+_Static_assert(sizeof(struct asc_event_sync_all) == 16, "asc_event_sync_all size");
 
 /* Every ioctl number: magic, number, direction and size. */
 #define ASC_IOC_IS(cmd, dir, nr, type)					\
@@ -70,6 +85,12 @@ ASC_IOC_IS(ASC_EVENT_IOC_GET_MODE, _IOC_READ, 0x48, struct asc_event_mode);
 ASC_IOC_IS(ASC_EVENT_IOC_SET_MODE, _IOC_WRITE, 0x49, struct asc_event_mode);
 ASC_IOC_IS(ASC_EVENT_IOC_ISSUE, _IOC_READ | _IOC_WRITE, 0x4a, struct asc_event_issue);
 ASC_IOC_IS(ASC_EVENT_IOC_EXECUTE, _IOC_WRITE, 0x4b, struct asc_event_execute);
+ASC_IOC_IS(ASC_EVENT_IOC_LAUNCH, _IOC_READ | _IOC_WRITE, 0x4c, struct asc_event_launch);
+ASC_IOC_IS(ASC_EVENT_IOC_JOIN, _IOC_WRITE, 0x4d, struct asc_event_join);
+ASC_IOC_IS(ASC_EVENT_IOC_CORE_INFO, _IOC_READ, 0x4e, struct asc_event_core_info);
+ASC_IOC_IS(ASC_EVENT_IOC_CROSS_SET, _IOC_WRITE, 0x4f, struct asc_event_cross_set);
+ASC_IOC_IS(ASC_EVENT_IOC_CROSS_WAIT, _IOC_WRITE, 0x50, struct asc_event_cross_wait);
+ASC_IOC_IS(ASC_EVENT_IOC_SYNC_ALL, _IOC_WRITE, 0x51, struct asc_event_sync_all);
 
 ASC_FIXTURE(abi)
 
@@ -150,7 +171,8 @@ TEST_F(abi, info_contents)
 	ASSERT_LE(1U, info.event_ids);
 	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
 	ASSERT_EQ(0U, info.pad);
-	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE), info.features);
+	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+			 ASC_EVENT_FEATURE_LAUNCH), info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -159,7 +181,8 @@ TEST_F(abi, info_fully_written)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
-		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE,
+		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+			    ASC_EVENT_FEATURE_LAUNCH,
 	};
 
 	memset(&info, POISON, sizeof(info));
@@ -353,6 +376,8 @@ TEST_F(abi, unknown_number_enotty)
 		_IOW(ASC_EVENT_IOC_MAGIC, 0x4b, struct asc_event_mode),
 		_IOR(ASC_EVENT_IOC_MAGIC, 0x4c, struct asc_event_info),
 		_IOWR(ASC_EVENT_IOC_MAGIC, 0x50, struct asc_event_wait),
+		_IO(ASC_EVENT_IOC_MAGIC, 0x52),
+		_IOWR(ASC_EVENT_IOC_MAGIC, 0x52, struct asc_event_launch),
 		_IOR(ASC_EVENT_IOC_MAGIC, 0xff, struct asc_event_info),
 		_IOWR('N', 0x41, struct asc_event_ref),
 		_IOWR(0xA4, 0x41, struct asc_event_ref),

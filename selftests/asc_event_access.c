@@ -672,7 +672,8 @@ TEST_F(poison, info)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
-		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE,
+		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+			    ASC_EVENT_FEATURE_LAUNCH,
 	};
 	unsigned int r;
 

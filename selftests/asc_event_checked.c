@@ -20,7 +20,7 @@
  * mode off the same calls go through; a double set and the release of a
  * free ID stay errors in both modes.
  *
- * Worker threads (asc_event_pipes.h) speak for the pipes; the main thread
+ * Worker threads (asc_test_worker.h) speak for the pipes; the main thread
  * never binds (unless a test says so); it checks the state with waits
  * (which an unbound thread may always issue) and sets the flags of the
  * pipes nobody owns.

@@ -20,7 +20,7 @@
  * leads into a cycle stays blocked: the cycle's threads come back from
  * -EDEADLK and may still set its flag.  After -EDEADLK the TPipe works on.
  *
- * One worker thread per pipe (asc_event_pipes.h), bound as a test needs;
+ * One worker thread per pipe (asc_test_worker.h), bound as a test needs;
  * the main thread stays unbound.  Every test reads the counters and the
  * kernel log from its start on.
  */

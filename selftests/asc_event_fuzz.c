@@ -26,26 +26,33 @@
  * Each thread owns one open of its own whose state it models exactly (the
  * lowest free ID on alloc and fetch, ENOSPC, ENOENT, EBUSY, what a wait
  * consumes, what a reset counts, and checked mode: the mode, the pipe the
- * thread is bound to, the last fetched ID of each HardEvent, so EPERM,
- * ENOENT for a hand-written ID and EDEADLK for a forever wait of V on V_V
- * or FIX on FIX_FIX come exactly when they must), and shares a few more
- * opens with the others, where only the rules above are checked (EPERM for
- * a wait and EDEADLK only for a thread that may be bound there, EDEADLK
- * only for a forever wait; EPERM for a set and EBUSY for SET_MODE whenever
- * another thread may own a pipe there).  Every open is now and then replaced by a fresh one
- * with dup3() under the same descriptor number, even while other threads
- * are inside ioctls on it, so the last reference to a TPipe goes away in
- * every state.  Waits take deadlines of 0, just past, just ahead, far
- * ahead and forever; a watchdog thread resets shared opens and interrupts
- * (SIGUSR1, no SA_RESTART: EINTR) any wait that has slept too long, so a
- * run never blocks.
+ * thread is bound to, the last fetched ID of each HardEvent and the flags
+ * hand-written sets left, so EPERM, ENOENT for a hand-written ID in strict
+ * mode, EADDRINUSE for an alloc or fetch that collides with a hand-written
+ * set and EDEADLK for a forever wait of V on V_V or FIX on FIX_FIX come
+ * exactly when they must; it never joins a launch, so CORE_INFO is
+ * ENOTCONN), and shares a few more opens with the others, where only the
+ * rules above are checked (EPERM for a wait and EDEADLK only for a thread
+ * that may be bound there, EDEADLK only for a forever wait; EPERM for a set
+ * and EBUSY for SET_MODE whenever another thread may own a pipe
+ * there).  ISSUE and EXECUTE, and JOIN, the cross-core calls and SYNC_ALL,
+ * go to the shared opens only, which so join the launches LAUNCH
+ * makes.  Every open is now and then replaced by a fresh one with dup3()
+ * under the same descriptor number, even while other threads are inside
+ * ioctls on it, so the last reference to a TPipe goes away in every
+ * state.  Waits take deadlines of 0, just past, just ahead, far ahead and
+ * forever; a watchdog thread resets shared opens and interrupts (SIGUSR1,
+ * no SA_RESTART: EINTR) any wait that has slept too long, so a run never
+ * blocks.
  *
  * The seed is fixed unless -S is given and is printed; each thread's choices
  * follow from it, though the interleaving of the threads does not.  Output
  * is TAP with the totals, per-errno counts and the rate.  Exit status: 0
  * when every ioctl was clean, 1 otherwise, 4 (skip) without the device.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -55,6 +62,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +75,9 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_event_events.h"
+#include "asc_test_dev.h"
+#include "asc_test_events.h"
+#include "asc_test_options.h"
 
 #define DEFAULT_SEED	0xa5e7f022u
 #define DEFAULT_COUNT	1000000UL
@@ -100,26 +110,43 @@ enum cmd_kind {
 	CMD_BIND,
 	CMD_GET_MODE,
 	CMD_SET_MODE,
+	CMD_ISSUE,
+	CMD_EXECUTE,
+	CMD_LAUNCH,
+	CMD_JOIN,
+	CMD_CORE_INFO,
+	CMD_CROSS_SET,
+	CMD_CROSS_WAIT,
+	CMD_SYNC_ALL,
 	CMD_BOGUS,	/* any number the driver does not know */
 	CMD_KINDS
 };
 
 static const char *const cmd_names[CMD_KINDS] = {
 	"INFO", "ALLOC_ID", "FETCH_ID", "RELEASE_ID", "SET_FLAG", "WAIT_FLAG",
-	"RESET", "BIND_PIPE", "GET_MODE", "SET_MODE", "unknown",
+	"RESET", "BIND_PIPE", "GET_MODE", "SET_MODE", "ISSUE", "EXECUTE",
+	"LAUNCH", "JOIN", "CORE_INFO", "CROSS_SET", "CROSS_WAIT", "SYNC_ALL",
+	"unknown",
 };
 
 static const unsigned int real_cmds[CMD_BOGUS] = {
 	ASC_EVENT_IOC_INFO, ASC_EVENT_IOC_ALLOC_ID, ASC_EVENT_IOC_FETCH_ID,
 	ASC_EVENT_IOC_RELEASE_ID, ASC_EVENT_IOC_SET_FLAG,
 	ASC_EVENT_IOC_WAIT_FLAG, ASC_EVENT_IOC_RESET, ASC_EVENT_IOC_BIND_PIPE,
-	ASC_EVENT_IOC_GET_MODE, ASC_EVENT_IOC_SET_MODE,
+	ASC_EVENT_IOC_GET_MODE, ASC_EVENT_IOC_SET_MODE, ASC_EVENT_IOC_ISSUE,
+	ASC_EVENT_IOC_EXECUTE, ASC_EVENT_IOC_LAUNCH, ASC_EVENT_IOC_JOIN,
+	ASC_EVENT_IOC_CORE_INFO, ASC_EVENT_IOC_CROSS_SET,
+	ASC_EVENT_IOC_CROSS_WAIT, ASC_EVENT_IOC_SYNC_ALL,
 };
 
 static const unsigned int real_sizes[] = {
 	sizeof(struct asc_event_info), sizeof(struct asc_event_ref),
 	sizeof(struct asc_event_wait), sizeof(struct asc_event_reset),
 	sizeof(struct asc_event_bind), sizeof(struct asc_event_mode),
+	sizeof(struct asc_event_issue), sizeof(struct asc_event_execute),
+	sizeof(struct asc_event_launch), sizeof(struct asc_event_join),
+	sizeof(struct asc_event_core_info), sizeof(struct asc_event_cross_set),
+	sizeof(struct asc_event_cross_wait), sizeof(struct asc_event_sync_all),
 };
 
 
@@ -173,6 +200,10 @@ static const unsigned char vfs_types[] = { 0x00, 0x15, 'T', 'X', 'f', 0x94 };
  *	write back (EFAULT), or -1: such a fetch does not count, see
  *	check_efault_fetch().
  * @mode: the open's mode (ASC_EVENT_MODE_* bits).
+ * @handset: per HardEvent, the flags set by a hand-written set (checked
+ *	mode, the ID neither allocated nor fetched) and not consumed since;
+ *	alloc and fetch refuse to hand out such an ID (EADDRINUSE) in checked
+ *	mode without strict IDs.
  * @bound: the pipe the thread is bound to on the open, or %ASC_EVENT_PIPE_NONE;
  *	no other thread binds there, so no other owns a pipe.
  */
@@ -180,6 +211,7 @@ struct model {
 	unsigned int event_ids;
 	uint64_t pool[NR_EVENTS];
 	uint64_t flags[NR_EVENTS];
+	uint64_t handset[NR_EVENTS];
 	int fetched[NR_EVENTS];
 	int efault_fetch[NR_EVENTS];
 	uint32_t mode;
@@ -247,7 +279,6 @@ struct op {
 	uint64_t before_ns;
 };
 
-static const char *dev_path;
 static unsigned int event_ids;
 static size_t page_size;
 static unsigned char *ro_page;		/* read-only records, see ro_init() */
@@ -260,6 +291,14 @@ static unsigned long target = DEFAULT_COUNT;
 static atomic_bool stop;
 /* Per thread: CLOCK_MONOTONIC ns at which its current wait began, or 0. */
 static _Atomic uint64_t wait_since[MAX_THREADS];
+/* The highest ticket an ISSUE returned, on any open: EXECUTE aims near it. */
+static _Atomic uint64_t last_ticket;
+/*
+ * Launches LAUNCH made, for JOIN to aim at; a new one replaces (and
+ * closes) a random one.  -1 for none yet.
+ */
+#define LAUNCH_FDS	4
+static atomic_int launch_fds[LAUNCH_FDS] = { -1, -1, -1, -1 };
 static atomic_ulong watchdog_resets, watchdog_kicks;
 static atomic_uint reports;
 static bool verbose;
@@ -464,9 +503,67 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 	struct asc_event_reset z;
 	struct asc_event_bind b;
 	struct asc_event_mode m;
+	struct asc_event_issue is;
+	struct asc_event_execute ex;
+	struct asc_event_launch la;
+	struct asc_event_join jo;
+	struct asc_event_cross_set cs;
+	struct asc_event_cross_wait cw;
+	struct asc_event_sync_all sa;
 	unsigned int i;
 
 	switch (kind) {
+	case CMD_LAUNCH:
+		la.kind = chance(f, 1, 8) ? (uint32_t)rnd(f) : 1 + below(f, 3);
+		la.block_dim = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 10);
+		la.flags = gen_zero_field(f);
+		la.fd = (int32_t)rnd(f);	/* an output */
+		memcpy(p, &la, sizeof(la));
+		break;
+	case CMD_JOIN:
+		jo.launch_fd = chance(f, 1, 5) ? (int32_t)below(f, 64) :
+			       atomic_load(&launch_fds[below(f, LAUNCH_FDS)]);
+		jo.core = chance(f, 1, 4) ? ASC_EVENT_CORE_ANY :
+			  chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 8);
+		jo.flags = gen_zero_field(f);
+		jo.pad = gen_zero_field(f);
+		memcpy(p, &jo, sizeof(jo));
+		break;
+	case CMD_CROSS_SET:
+		cs.flag_id = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 12);
+		cs.mode = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 3);
+		cs.pipe = gen_pipe(f);
+		cs.flags = gen_zero_field(f);
+		memcpy(p, &cs, sizeof(cs));
+		break;
+	case CMD_CROSS_WAIT:
+		cw.deadline = gen_deadline(f, stable);
+		cw.flag_id = chance(f, 1, 8) ? (uint32_t)rnd(f) : below(f, 12);
+		cw.flags = gen_zero_field(f);
+		memcpy(p, &cw, sizeof(cw));
+		break;
+	case CMD_SYNC_ALL:
+		sa.deadline = gen_deadline(f, stable);
+		sa.flags = gen_zero_field(f);
+		sa.pad = gen_zero_field(f);
+		memcpy(p, &sa, sizeof(sa));
+		break;
+	case CMD_ISSUE:
+		is.op = chance(f, 1, 10) ? (uint32_t)rnd(f) : 1 + below(f, 2);
+		is.event = gen_event(f);
+		is.id = gen_id(f);
+		is.flags = gen_zero_field(f);
+		is.ticket = chance(f, 1, 2) ? 0 : rnd(f);	/* an output */
+		memcpy(p, &is, sizeof(is));
+		break;
+	case CMD_EXECUTE:
+		ex.ticket = chance(f, 1, 5) ? rnd(f) :
+			    atomic_load(&last_ticket) - below(f, 4);
+		ex.deadline = gen_deadline(f, stable);
+		ex.flags = gen_zero_field(f);
+		ex.pad = gen_zero_field(f);
+		memcpy(p, &ex, sizeof(ex));
+		break;
 	case CMD_BIND:
 		b.pipe = gen_pipe(f);
 		b.flags = gen_zero_field(f);
@@ -494,6 +591,7 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 		break;
 	case CMD_INFO:
 	case CMD_GET_MODE:
+	case CMD_CORE_INFO:
 	case CMD_BOGUS:
 		for (i = 0; i < 32; i++)
 			p[i] = chance(f, 1, 2) ? 0 : (unsigned char)rnd(f);
@@ -554,6 +652,9 @@ static enum cmd_kind real_pick(struct fuzzer *f)
 		[CMD_INFO] = 2, [CMD_ALLOC] = 12, [CMD_FETCH] = 6,
 		[CMD_RELEASE] = 6, [CMD_SET] = 10, [CMD_WAIT] = 10, [CMD_RESET] = 1,
 		[CMD_BIND] = 3, [CMD_GET_MODE] = 1, [CMD_SET_MODE] = 2,
+		[CMD_ISSUE] = 4, [CMD_EXECUTE] = 4, [CMD_LAUNCH] = 1, [CMD_JOIN] = 2,
+		[CMD_CORE_INFO] = 1, [CMD_CROSS_SET] = 4, [CMD_CROSS_WAIT] = 4,
+		[CMD_SYNC_ALL] = 2,
 	};
 	unsigned int total = 0, r, k;
 
@@ -585,7 +686,7 @@ static unsigned int gen_cmd(struct fuzzer *f)
 			type = ASC_EVENT_IOC_MAGIC;
 			if (chance(f, 1, 5))
 				type += chance(f, 1, 2) ? 1 : -1;
-			nr = 0x3c + below(f, 0x12);
+			nr = 0x3c + below(f, 0x1a);
 			cmd = _IOC(dirs[below(f, 4)], type, nr, gen_size(f));
 			break;
 		case 16: case 17: case 18:
@@ -855,6 +956,7 @@ static void model_fresh(struct fuzzer *f)
 
 	memset(m->pool, 0, sizeof(m->pool));
 	memset(m->flags, 0, sizeof(m->flags));
+	memset(m->handset, 0, sizeof(m->handset));
 	for (e = 0; e < NR_EVENTS; e++)
 		m->fetched[e] = m->efault_fetch[e] = -1;
 	m->bound = ASC_EVENT_PIPE_NONE;
@@ -939,6 +1041,199 @@ static void check_bind_or_mode(struct fuzzer *f, struct op *op, int err)
 }
 
 /*
+ * ISSUE, on a shared open: a bad field is EINVAL; else the scalar's checks
+ * (EPERM, ENOENT in strict mode), a full queue (EAGAIN) or a ticket that
+ * cannot be written (EFAULT, and then nothing was queued).  A success
+ * writes a ticket that is not 0, and nothing else.
+ */
+static void check_issue(struct fuzzer *f, struct op *op, int err)
+{
+	struct asc_event_issue is;
+	uint64_t seen;
+
+	memcpy(&is, op->in, sizeof(is));
+	if ((is.op != ASC_EVENT_OP_SET && is.op != ASC_EVENT_OP_WAIT) || is.flags ||
+	    is.event >= NR_EVENTS || is.id >= event_ids) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+		else if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "EINVAL wrote to the argument");
+		return;
+	}
+	if (!ERR_IN(err, 0, EPERM, ENOENT, EAGAIN, ENOMEM, EFAULT) ||
+	    (err == EFAULT && op->writable) || (!err && !op->writable)) {
+		report(f, op, err, "not a result of ISSUE");
+		return;
+	}
+	if (err) {
+		if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "a failed ISSUE wrote to its argument");
+		return;
+	}
+	memcpy(&is, op->arg, sizeof(is));
+	if (!is.ticket)
+		report(f, op, err, "ISSUE returned ticket 0");
+	else if (op->checked && (!guards_intact(op, sizeof(is)) ||
+				 memcmp(op->arg, op->in, offsetof(struct asc_event_issue, ticket))))
+		report(f, op, err, "ISSUE wrote more than the ticket");
+	seen = atomic_load(&last_ticket);
+	while (is.ticket > seen && !atomic_compare_exchange_weak(&last_ticket, &seen, is.ticket))
+		;
+}
+
+/*
+ * EXECUTE, on a shared open: input only.  A bad field is EINVAL, and so is
+ * a ticket that is not the oldest of a pipe; the caller must be bound to
+ * the ticket's pipe (EPERM); then a set's or a wait's results.
+ */
+static void check_execute(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+{
+	struct asc_event_execute ex;
+	bool forever;
+
+	memcpy(&ex, op->in, sizeof(ex));
+	forever = ex.deadline == ASC_EVENT_WAIT_FOREVER;
+	if (ex.flags || ex.pad) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+	} else if (!ERR_IN(err, 0, EINVAL, EPERM, EBUSY, ETIMEDOUT, ECANCELED, EINTR) &&
+		   !(err == EDEADLK && forever && f->maybe_bound[op->shared])) {
+		report(f, op, err, "not a result of EXECUTE");
+	} else if (err != EINVAL && err != EPERM && !f->maybe_bound[op->shared]) {
+		report(f, op, err, "EXECUTE ran for a thread that is not bound");
+	}
+	if (err == ETIMEDOUT && forever)
+		report(f, op, err, "an EXECUTE with deadline forever timed out");
+	if (err == ETIMEDOUT && ex.deadline <= INT64_MAX && after_ns < ex.deadline)
+		report(f, op, err, "timed out %llu ns before the deadline",
+		       (unsigned long long)(ex.deadline - after_ns));
+	if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "EXECUTE wrote to its argument");
+}
+
+/* CORE_INFO: the private open never joins; a shared one may have. */
+static void check_core_info(struct fuzzer *f, struct op *op, int err)
+{
+	struct asc_event_core_info info;
+
+	if (op->priv ? err != ENOTCONN :
+	    !ERR_IN(err, 0, ENOTCONN, EFAULT) || (err == EFAULT && op->writable) ||
+	    (!err && !op->writable)) {
+		report(f, op, err, "not a result of CORE_INFO");
+		return;
+	}
+	if (err) {
+		if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "a failed CORE_INFO wrote to its argument");
+		return;
+	}
+	memcpy(&info, op->arg, sizeof(info));
+	if ((info.type != ASC_EVENT_CORE_AIC && info.type != ASC_EVENT_CORE_AIV) ||
+	    info.kind < ASC_EVENT_LAUNCH_AIV || info.kind > ASC_EVENT_LAUNCH_MIX ||
+	    !info.block_num || info.block_num > ASC_EVENT_BLOCK_DIM_MAX ||
+	    info.sub_block_idx >= info.sub_block_num || info.sub_block_num > 2 || info.pad ||
+	    info.core >= 3 * info.block_num || info.block_idx >= 2 * info.block_num)
+		report(f, op, err, "CORE_INFO reported core %u type %u block %u/%u sub %u/%u kind %u pad %u",
+		       info.core, info.type, info.block_idx, info.block_num, info.sub_block_idx,
+		       info.sub_block_num, info.kind, info.pad);
+	else if (op->checked && !guards_intact(op, sizeof(info)))
+		report(f, op, err, "CORE_INFO wrote outside its struct");
+}
+
+/* Keep a launch LAUNCH made for JOIN, closing the one it replaces. */
+static void keep_launch(struct fuzzer *f, int fd)
+{
+	int old = atomic_exchange(&launch_fds[below(f, LAUNCH_FDS)], fd);
+
+	if (old >= 0)
+		close(old);
+}
+
+/*
+ * LAUNCH and, on shared opens, JOIN, CROSS_SET, CROSS_WAIT and SYNC_ALL:
+ * a bad field is EINVAL; else only the errors each may give.  LAUNCH
+ * writes a close-on-exec descriptor and nothing else; the others write
+ * nothing.
+ */
+static void check_launch_cmd(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+{
+	struct asc_event_launch la;
+	struct asc_event_join jo;
+	struct asc_event_cross_set cs;
+	struct asc_event_cross_wait cw;
+	struct asc_event_sync_all sa;
+	bool bad = false, ok, forever = false, maybe_bound = f->maybe_bound[op->shared];
+	uint64_t deadline = 0;
+
+	switch (op->kind) {
+	case CMD_LAUNCH:
+		memcpy(&la, op->in, sizeof(la));
+		bad = la.kind < ASC_EVENT_LAUNCH_AIV || la.kind > ASC_EVENT_LAUNCH_MIX ||
+		      !la.block_dim || la.block_dim > ASC_EVENT_BLOCK_DIM_MAX || la.flags;
+		ok = ERR_IN(err, 0, ENOMEM, EMFILE, EFAULT) &&
+		     !(err == EFAULT && op->writable) && !(!err && !op->writable);
+		break;
+	case CMD_JOIN:
+		memcpy(&jo, op->in, sizeof(jo));
+		bad = jo.flags || jo.pad;
+		ok = ERR_IN(err, 0, EBADF, EINVAL, EISCONN, EBUSY, ENOSPC);
+		break;
+	case CMD_CROSS_SET:
+		memcpy(&cs, op->in, sizeof(cs));
+		bad = cs.flags || cs.flag_id >= ASC_EVENT_CROSS_FLAGS || cs.mode > 2 ||
+		      !pipe_valid(cs.pipe) || cs.pipe == ASC_EVENT_PIPE_S ||
+		      cs.pipe == ASC_EVENT_PIPE_NONE;
+		ok = ERR_IN(err, 0, EINVAL, ENOTCONN, EPERM, EPIPE, EOVERFLOW);
+		break;
+	case CMD_CROSS_WAIT:
+		memcpy(&cw, op->in, sizeof(cw));
+		bad = cw.flags || cw.flag_id >= ASC_EVENT_CROSS_FLAGS;
+		deadline = cw.deadline;
+		forever = deadline == ASC_EVENT_WAIT_FOREVER;
+		ok = ERR_IN(err, 0, ENOTCONN, EPIPE, ETIMEDOUT, EINTR, ECANCELED) ||
+		     (err == EDEADLK && forever && maybe_bound);
+		break;
+	default:
+		memcpy(&sa, op->in, sizeof(sa));
+		bad = sa.flags || sa.pad;
+		deadline = sa.deadline;
+		forever = deadline == ASC_EVENT_WAIT_FOREVER;
+		ok = ERR_IN(err, 0, ENOTCONN, EPERM, EBUSY, EPIPE, ETIMEDOUT, EINTR,
+			    ECANCELED) || (err == EDEADLK && forever && maybe_bound);
+		break;
+	}
+	if (bad) {
+		if (err != EINVAL)
+			report(f, op, err, "a bad field must be EINVAL");
+		else if (op->checked && !guards_intact(op, 0))
+			report(f, op, err, "EINVAL wrote to the argument");
+		return;
+	}
+	if (!ok) {
+		report(f, op, err, "not a result of %s", cmd_names[op->kind]);
+		return;
+	}
+	if (err == ETIMEDOUT && forever)
+		report(f, op, err, "a wait with deadline forever timed out");
+	if (err == ETIMEDOUT && deadline <= INT64_MAX && after_ns < deadline)
+		report(f, op, err, "timed out %llu ns before the deadline",
+		       (unsigned long long)(deadline - after_ns));
+	if (op->kind == CMD_LAUNCH && !err) {
+		memcpy(&la, op->arg, sizeof(la));
+		if (la.fd < 0 || !(fcntl(la.fd, F_GETFD) & FD_CLOEXEC))
+			report(f, op, err, "LAUNCH gave descriptor %d, not close-on-exec", la.fd);
+		else if (op->checked && (!guards_intact(op, sizeof(la)) ||
+					 memcmp(op->arg, op->in, offsetof(struct asc_event_launch, fd))))
+			report(f, op, err, "LAUNCH wrote more than the descriptor");
+		if (la.fd >= 0)
+			keep_launch(f, la.fd);
+		return;
+	}
+	if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "%s wrote to its argument", cmd_names[op->kind]);
+}
+
+/*
  * Check one ioctl's result @err (0 or an errno) against the rules and, for
  * the private open, against the model, which it then updates.
  */
@@ -974,7 +1269,8 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		memcpy(&info, op->arg, sizeof(info));
 		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
-		    info.pad || info.features != ASC_EVENT_FEATURE_CHECKED)
+		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+						   ASC_EVENT_FEATURE_LAUNCH))
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);
@@ -987,6 +1283,10 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		check_get_mode(f, op, err);
 		return;
 	}
+	if (op->kind == CMD_CORE_INFO) {
+		check_core_info(f, op, err);
+		return;
+	}
 
 	/* Every other command reads its struct first. */
 	if (!op->readable) {
@@ -997,6 +1297,18 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 
 	if (op->kind == CMD_BIND || op->kind == CMD_SET_MODE) {
 		check_bind_or_mode(f, op, err);
+		return;
+	}
+	if (op->kind == CMD_ISSUE) {
+		check_issue(f, op, err);
+		return;
+	}
+	if (op->kind == CMD_EXECUTE) {
+		check_execute(f, op, err, after_ns);
+		return;
+	}
+	if (op->kind >= CMD_LAUNCH && op->kind <= CMD_SYNC_ALL) {
+		check_launch_cmd(f, op, err, after_ns);
 		return;
 	}
 
@@ -1036,8 +1348,11 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 	case CMD_FETCH:
 		if (op->priv) {
 			low = lowest_free(m, event);
-			want = low == UINT32_MAX ? ENOSPC : op->writable ? 0 : EFAULT;
-		} else if (!ERR_IN(err, 0, ENOSPC, EFAULT) ||
+			want = low == UINT32_MAX ? ENOSPC :
+			       m->mode == ASC_EVENT_MODE_CHECKED &&
+			       (m->handset[event] & (1ULL << low)) ? EADDRINUSE :
+			       op->writable ? 0 : EFAULT;
+		} else if (!ERR_IN(err, 0, ENOSPC, EFAULT, EADDRINUSE) ||
 			   (err == EFAULT && op->writable) ||
 			   (err == 0 && !op->writable)) {
 			report(f, op, err, "not a result of %s", cmd_names[op->kind]);
@@ -1088,8 +1403,12 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		}
 		if (want >= 0 && err != want)
 			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err)
+		if (op->priv && !err) {
 			m->flags[event] |= 1ULL << id;
+			if ((m->mode & ASC_EVENT_MODE_CHECKED) && !(m->pool[event] & (1ULL << id)) &&
+			    m->fetched[event] != (int)id)
+				m->handset[event] |= 1ULL << id;
+		}
 		break;
 	case CMD_WAIT:
 		forever = wait.deadline == ASC_EVENT_WAIT_FOREVER;
@@ -1118,6 +1437,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 				if (err)
 					report(f, op, err, "model: the flag was set");
 				m->flags[event] &= ~(1ULL << id);
+				m->handset[event] &= ~(1ULL << id);
 			} else if (forever && (m->mode & ASC_EVENT_MODE_CHECKED) && bound &&
 				   asc_event_src(event) == m->bound) {
 				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
@@ -1145,6 +1465,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 			}
 			memset(m->pool, 0, sizeof(m->pool));
 			memset(m->flags, 0, sizeof(m->flags));
+			memset(m->handset, 0, sizeof(m->handset));
 			memcpy(&reset, op->arg, sizeof(reset));
 			if (reset.ids_held != held || reset.flags_pending != pending)
 				report(f, op, err, "model: reset found %u/%u, expected %u/%u",
@@ -1169,11 +1490,6 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 
 /* ---- the threads -------------------------------------------------------- */
 
-static int open_dev(void)
-{
-	return open(dev_path, O_RDWR | O_CLOEXEC);
-}
-
 /*
  * Replace the open under @fd by a fresh one, keeping the number, so that
  * another thread inside an ioctl on @fd keeps the old file alive until it
@@ -1181,7 +1497,7 @@ static int open_dev(void)
  */
 static int reopen(int fd)
 {
-	int nfd = open_dev();
+	int nfd = asc_open();
 
 	if (nfd < 0)
 		return -errno;
@@ -1225,15 +1541,25 @@ static void fuzz_one(struct fuzzer *f)
 	op.fd = op.priv ? f->priv_fd : shared_fds[op.shared];
 	op.cmd = gen_cmd(f);
 	op.kind = cmd_kind_of(op.cmd);
+	if (op.priv && (op.kind == CMD_ISSUE || op.kind == CMD_EXECUTE ||
+			op.kind == CMD_JOIN || op.kind == CMD_CROSS_SET ||
+			op.kind == CMD_CROSS_WAIT || op.kind == CMD_SYNC_ALL)) {
+		/* The model of the private open has no queues and no launch. */
+		op.priv = false;
+		op.shared = (int)below(f, SHARED_OPENS);
+		op.fd = shared_fds[op.shared];
+	}
 	op.size = op.kind == CMD_BOGUS ? 0 : _IOC_SIZE(op.cmd);
 	place_arg(f, &op);
 
 	op.before_ns = now_ns();
-	if (op.kind == CMD_WAIT)
+	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE || op.kind == CMD_CROSS_WAIT ||
+	    op.kind == CMD_SYNC_ALL)
 		atomic_store(&wait_since[f->index], op.before_ns);
 	ret = ioctl(op.fd, op.cmd, op.arg);
 	err = ret < 0 ? errno : 0;
-	if (op.kind == CMD_WAIT)
+	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE || op.kind == CMD_CROSS_WAIT ||
+	    op.kind == CMD_SYNC_ALL)
 		atomic_store(&wait_since[f->index], 0);
 	after = now_ns();
 	f->ioctls++;
@@ -1286,17 +1612,6 @@ static void *watchdog_thread(void *arg)
 
 /* ---- set-up and report -------------------------------------------------- */
 
-static void usage(const char *prog)
-{
-	fprintf(stderr, "usage: %s [-S SEED] [-n COUNT] [-t THREADS] [-v]\n"
-		"  -S SEED     random seed (default %#x)\n"
-		"  -n COUNT    ioctls in all (default %lu)\n"
-		"  -t THREADS  fuzzing threads, 1..%d (default %d)\n"
-		"  -v          per-thread figures\n",
-		prog, DEFAULT_SEED, DEFAULT_COUNT, MAX_THREADS, DEFAULT_THREADS);
-	exit(KSFT_FAIL);
-}
-
 /* Map @pages read-write pages, the last @none of them PROT_NONE. */
 static unsigned char *map_pages(size_t pages, size_t none)
 {
@@ -1342,42 +1657,21 @@ int main(int argc, char **argv)
 	pthread_t watchdog;
 	uint64_t start, elapsed;
 	unsigned int i, k;
-	int opt, fd;
-	char *end;
+	int fd;
+	const struct asc_option opts[] = {
+		ASC_OPTION_HEX('S', seed, 0, 0, "SEED", "random seed"),
+		ASC_OPTION('n', target, 1, 0, "COUNT", "ioctls in all"),
+		ASC_OPTION('t', nthreads, 1, MAX_THREADS, "THREADS", "fuzzing threads"),
+		ASC_SWITCH('v', verbose, "per-thread figures"),
+	};
 
-	while ((opt = getopt(argc, argv, "S:n:t:vh")) != -1) {
-		switch (opt) {
-		case 'S':
-			seed = strtoul(optarg, &end, 0);
-			if (*end)
-				usage(argv[0]);
-			break;
-		case 'n':
-			target = strtoul(optarg, &end, 0);
-			if (*end || !target)
-				usage(argv[0]);
-			break;
-		case 't':
-			nthreads = (unsigned int)strtoul(optarg, &end, 0);
-			if (*end || !nthreads || nthreads > MAX_THREADS)
-				usage(argv[0]);
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	asc_parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ksft_print_header();
-	dev_path = getenv("ASC_EVENT_DEV");
-	if (!dev_path || !*dev_path)
-		dev_path = "/dev/asc_event";
-	fd = open_dev();
+	fd = asc_open();
 	if (fd < 0) {
-		ksft_print_msg("%s: %s\n", dev_path, strerror(errno));
+		ksft_print_msg("%s: %s\n", asc_dev_path(), strerror(errno));
 		ksft_exit_skip("device not available\n");
 	}
 	if (ioctl(fd, ASC_EVENT_IOC_INFO, &info))
@@ -1396,7 +1690,7 @@ int main(int argc, char **argv)
 	ro_init(&seeder);
 	hole = make_hole();
 	for (i = 0; i < SHARED_OPENS; i++) {
-		shared_fds[i] = open_dev();
+		shared_fds[i] = asc_open();
 		if (shared_fds[i] < 0)
 			ksft_exit_fail_msg("open: %s\n", strerror(errno));
 	}
@@ -1412,7 +1706,7 @@ int main(int argc, char **argv)
 		f->rng = seed ^ (0x1000003ULL * (i + 1));
 		splitmix64(&f->rng);
 		f->buf = map_pages(2, 1);
-		f->priv_fd = open_dev();
+		f->priv_fd = asc_open();
 		if (f->priv_fd < 0)
 			ksft_exit_fail_msg("open: %s\n", strerror(errno));
 		f->model.event_ids = event_ids;

@@ -12,7 +12,7 @@
  * the time the pipes run the set and the wait.  V_V and FIX_FIX tickets
  * are barriers: no flag.  RESET drops every ticket.
  *
- * The main thread is the scalar; worker threads (asc_event_pipes.h) are
+ * The main thread is the scalar; worker threads (asc_test_worker.h) are
  * the pipes.  Every test starts in strict mode, where a hand-written ID is
  * refused at issue.
  */

@@ -316,7 +316,7 @@ TEST_F(observe, debugfs_file_from_open_to_last_close)
 	ASSERT_EQ(0400U, st.st_mode & 0777);
 	snprintf(exp, sizeof(exp),
 		 "tpipe: %d\nowner: %s[%d] uid %u\nmode: checked\nevent_ids: %d\n"
-		 "pipes: none\nallocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\n",
+		 "pipes: none\nallocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\nlaunch: none\n",
 		 self->serial, COMM, getpid(), getuid(), self->ids);
 	check_debugfs(_metadata, self->serial, exp);
 
@@ -362,7 +362,7 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: none\nissued: none\n", head, self->ids, vt, m2t, m3t);
+		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t, m3t);
 	check_debugfs(_metadata, self->serial, exp);
 
 	/* Three threads blocked: V and MTE3 bound, one not bound. */
@@ -375,7 +375,7 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: checked\nevent_ids: %d\npipes: V=%d MTE2=%d MTE3=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: %d/V:MTE2_V:0 %d/MTE3:V_MTE3:0 %d/-:V_MTE2:1\nissued: none\n",
+		 "waiters: %d/V:MTE2_V:0 %d/MTE3:V_MTE3:0 %d/-:V_MTE2:1\nissued: none\nlaunch: none\n",
 		 head, self->ids, vt, m2t, m3t, vt, m3t, ut);
 	check_debugfs(_metadata, self->serial, exp);
 
@@ -397,14 +397,14 @@ TEST_F(observe, debugfs_content)
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
 		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
-		 "waiters: none\nissued: none\n", head, self->ids, vt, m2t);
+		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 
 	/* RESET forgets IDs, flags and fetches; bindings stay. */
 	ASSERT_RESET(self->fd, 4, 1);
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
-		 "allocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\n",
+		 "allocated: none\nfetched: none\nset: none\nwaiters: none\nissued: none\nlaunch: none\n",
 		 head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 }
@@ -589,9 +589,13 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 			 self->instance, events[i]);
 		ASSERT_EQ(0, access(path, R_OK)) TH_LOG("%s: %s", path, strerror(errno));
 	}
-	/* One clock for all CPUs: the lines of different threads stay in order. */
+	/*
+	 * The "counter" clock is one atomic count for all CPUs: lines of
+	 * different threads keep their order even where "global", clamping a
+	 * CPU whose sched_clock lags, stamps two of them with the same time.
+	 */
 	snprintf(path, sizeof(path), "%s/trace_clock", self->instance);
-	ASSERT_EQ(0, asc_write_file(path, "global"));
+	ASSERT_EQ(0, asc_write_file(path, "counter"));
 	snprintf(path, sizeof(path), "%s/events/asc_event/enable", self->instance);
 	ASSERT_EQ(0, asc_write_file(path, "1"));
 	snprintf(path, sizeof(path), "%s/tracing_on", self->instance);

@@ -28,18 +28,26 @@
  * $ASC_EVENT_KO, module not loaded).  Not in the default run: started by
  * hand or by "make check-all".
  */
-/*
- * The helpers of asc_event_test.h come with kselftest_harness.h, whose
- * test_harness_run() this program, reporting through kselftest.h, leaves
- * unused.
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#include "asc_event_test.h"
-#pragma GCC diagnostic pop
-
-#include <getopt.h>
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/asc_event.h>
+
+#include "kselftest.h"
+#include "asc_test_dev.h"
+#include "asc_test_kmod.h"
+#include "asc_test_options.h"
+#include "asc_test_time.h"
+#include "asc_test_waiter.h"
 
 #define PARAM_PATH	MODULE_SYSFS "/parameters/event_ids"
 #define REFCNT_PATH	MODULE_SYSFS "/refcnt"
@@ -273,29 +281,16 @@ static int reload_with(int ids)
 	return module_load(params);
 }
 
-static void usage(const char *prog)
-{
-	fprintf(stderr, "usage: %s [-n CYCLES]\n", prog);
-	exit(KSFT_FAIL);
-}
-
 int main(int argc, char **argv)
 {
-	int cycles = DEFAULT_CYCLES, saved, ids, opt, i, ret;
+	int cycles = DEFAULT_CYCLES, saved, ids, i, ret;
 	const char *ko = getenv("ASC_EVENT_KO");
 	__u64 start, t;
+	const struct asc_option opts[] = {
+		ASC_OPTION('n', cycles, 1, 0, "CYCLES", "unload-load cycles"),
+	};
 
-	while ((opt = getopt(argc, argv, "n:h")) != -1) {
-		switch (opt) {
-		case 'n':
-			cycles = atoi(optarg);
-			if (cycles < 1)
-				usage(argv[0]);
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	asc_parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 
 	ksft_print_header();
 	if (geteuid() != 0)

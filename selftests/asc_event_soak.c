@@ -102,7 +102,9 @@
  * Not in the default selftest list (it runs for seconds): run it directly,
  * e.g. tools/asc-vm -- build/selftests/asc_event_soak -s 10.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +131,8 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
+#include "asc_test_dev.h"
+#include "asc_test_options.h"
 
 #define MAX_PROCS	32
 #define MAX_THREADS	32
@@ -338,11 +342,10 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
  */
 static int dev_open(void)
 {
-	const char *path = getenv("ASC_EVENT_DEV");
 	struct asc_event_mode mode = { .mode = 0 };
 	int fd, err;
 
-	fd = open(path && *path ? path : "/dev/asc_event", O_RDWR | O_CLOEXEC);
+	fd = asc_open();
 	if (fd >= 0 && ioctl(fd, ASC_EVENT_IOC_SET_MODE, &mode)) {
 		err = errno;
 		close(fd);
@@ -1148,33 +1151,6 @@ static int supervise(void)
 	return used;
 }
 
-static void usage(const char *prog)
-{
-	fprintf(stderr,
-		"usage: %s [-p PROCS] [-t THREADS] [-s SECONDS] [-S SEED] [-k KILL_MS]\n"
-		"          [-i SIGNAL_US] [-v]\n"
-		"  -p  processes running at once (1..%d, default 4)\n"
-		"  -t  worker threads per process (1..%d, default 4)\n"
-		"  -s  seconds (default $ASC_SOAK_SECONDS, else 5)\n"
-		"  -S  seed (default fixed; printed)\n"
-		"  -k  SIGKILL a process about every KILL_MS ms (default 1000, 0 never)\n"
-		"  -i  signal a worker about every SIGNAL_US us (default 500, 0 never)\n"
-		"  -v  one line per process\n", prog, MAX_PROCS, MAX_THREADS);
-	exit(KSFT_FAIL);
-}
-
-static long parse_num(const char *s, const char *prog, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || *end || end == s || v < min || v > max)
-		usage(prog);
-	return v;
-}
-
 static void install_handlers(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -1191,56 +1167,43 @@ int main(int argc, char **argv)
 	const char *env = getenv("ASC_SOAK_SECONDS");
 	uint64_t tot[NR_CTR] = { 0 }, ops = 0, start;
 	uint32_t failures[NR_CHECKS] = { 0 }, tpipes = 0, drained = 0;
-	int finished = 0, killed = 0, crashed = 0, hung = 0, used, i, j, k, opt, fd;
+	int finished = 0, killed = 0, crashed = 0, hung = 0, used, i, j, k, fd;
 	struct asc_event_info info = { 0 };
 	const char *first[NR_CHECKS] = { 0 };
 	bool activity, ok;
+	unsigned long long env_seconds = 5;
 	size_t size;
 	double secs;
+	const struct asc_option opts[] = {
+		ASC_OPTION('p', run.procs, 1, MAX_PROCS, "PROCS", "processes running at once"),
+		ASC_OPTION('t', run.threads, 1, MAX_THREADS, "THREADS",
+			   "worker threads per process"),
+		ASC_OPTION('s', run.seconds, 1, 86400, "SECONDS",
+			   "seconds; $ASC_SOAK_SECONDS sets the default"),
+		ASC_OPTION_HEX('S', run.seed, 0, 0, "SEED", "random seed, printed at the start"),
+		ASC_OPTION('k', run.kill_ms, 0, 3600000, "KILL_MS",
+			   "SIGKILL a process every ~KILL_MS ms, 0: never"),
+		ASC_OPTION('i', run.signal_us, 0, 10000000, "SIGNAL_US",
+			   "signal a worker every ~SIGNAL_US us, 0: never"),
+		ASC_SWITCH('v', run.verbose, "one line per process"),
+	};
 
+	if (env && *env && asc_parse_number(env, 1, 86400, &env_seconds)) {
+		fprintf(stderr, "%s: ASC_SOAK_SECONDS=%s: not a number of seconds in 1..86400\n",
+			argv[0], env);
+		exit(KSFT_FAIL);
+	}
 	run.procs = 4;
 	run.threads = 4;
-	run.seconds = env && *env ? (int)parse_num(env, argv[0], 1, 86400) : 5;
+	run.seconds = (int)env_seconds;
 	run.seed = 0x61736365766e74ULL;
 	run.kill_ms = 1000;
 	run.signal_us = 500;
-	while ((opt = getopt(argc, argv, "p:t:s:S:k:i:vh")) != -1) {
-		switch (opt) {
-		case 'p':
-			run.procs = (int)parse_num(optarg, argv[0], 1, MAX_PROCS);
-			break;
-		case 't':
-			run.threads = (int)parse_num(optarg, argv[0], 1, MAX_THREADS);
-			break;
-		case 's':
-			run.seconds = (int)parse_num(optarg, argv[0], 1, 86400);
-			break;
-		case 'S':
-			errno = 0;
-			run.seed = strtoull(optarg, NULL, 0);
-			if (errno)
-				usage(argv[0]);
-			break;
-		case 'k':
-			run.kill_ms = (unsigned int)parse_num(optarg, argv[0], 0, 3600000);
-			break;
-		case 'i':
-			run.signal_us = (unsigned int)parse_num(optarg, argv[0], 0, 10000000);
-			break;
-		case 'v':
-			run.verbose = true;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
-	if (optind != argc)
-		usage(argv[0]);
+	asc_parse_options(argc, argv, opts, ARRAY_SIZE(opts));
 
 	ksft_print_header();
 	fd = dev_open();
-	if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
-		       errno == EACCES || errno == EPERM))
+	if (fd < 0 && asc_dev_absent(errno))
 		ksft_exit_skip("cannot open the device: %s\n", strerror(errno));
 	if (fd < 0 || xioctl(fd, ASC_EVENT_IOC_INFO, &info))
 		ksft_exit_fail_msg("open/set_mode/info: %s\n", strerror(errno));

@@ -20,7 +20,7 @@
  * skips where userfaultfd (or its write protection) is not available.
  */
 #include "asc_event_pipes.h"
-#include "asc_event_uffd.h"
+#include "asc_test_uffd.h"
 
 /* The mode the tests run in. */
 #define STRICT	((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))

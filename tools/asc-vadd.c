@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * asc-vadd - z = x + y on an emulated Ascend AI core, ordered only by the
- * event flags of /dev/asc_event.
+ * asc-vadd - z = x + y on an emulated Ascend AI core, written as on the
+ * chip: one kernel, one instruction stream, run by libasc's core runtime.
  *
- * Three threads stand for the hardware pipes of one AI core: MTE2 copies a
- * tile of x and y from "global memory" into a local input buffer, V adds them
- * into a local output buffer, MTE3 copies that out into z.  There are two
- * input and two output buffers (ping/pong: tile t uses buffer t % 2), so MTE2
- * can load tile t+1 while V adds tile t and MTE3 stores tile t-1.  Nothing
- * orders the threads but set_flag/wait_flag on the device, issued as on the
- * hardware: a flag is set by the source pipe of its HardEvent and waited by
- * the destination pipe.  Each thread binds itself to its pipe
- * (asc_pipe_bind()), so the device's checked mode holds it to that role and
- * `ascctl trace` shows one lane per pipe.
+ * The kernel below is the program of the scalar unit S (the thread that
+ * calls asc_core_run()).  It issues each instruction to the in-order queue
+ * of its pipe: MTE2 copies a tile of x and y from "global memory" into a
+ * local input buffer, V adds them into a local output buffer, MTE3 copies
+ * that out into z.  Each pipe runs its queue on a thread of its own, so
+ * the three pipes work in parallel, ordered only by set_flag/wait_flag on
+ * the device: a set goes to the queue of its HardEvent's source pipe, a
+ * wait to its destination's.  There are two input and two output buffers
+ * (ping/pong: tile t uses buffer t % 2), so MTE2 can load tile t+1 while V
+ * adds tile t and MTE3 stores tile t-1.  Every work item declares the
+ * buffers it reads and writes; the runtime's missing-sync detector checks
+ * that a set/wait pair orders every two accesses of different pipes to the
+ * same buffer, and the run fails with its report if one does not.
  *
  *   MTE2_V[b]   MTE2 -> V     input buffer b holds a loaded tile
  *   V_MTE2[b]   V -> MTE2     input buffer b is free again
@@ -20,44 +23,34 @@
  *   MTE3_V[b]   MTE3 -> V     output buffer b is free again
  *
  * Event IDs.  The three per-buffer directions take one ID per buffer from
- * asc_alloc_event_id(): both buffers of a direction can be flagged at the
- * same time (both input buffers are free at the start), so they need two
- * distinct IDs, held for the whole run and released at the end.
+ * asc_core_alloc_event_id(): both buffers of a direction can be flagged at
+ * the same time (both input buffers are free at the start), so they need
+ * two distinct IDs, released at the end.
  *
- * V_MTE3 uses a single ID from asc_fetch_event_id(), as pyasc's vadd does.
- * A fetched ID is not reserved, and the source article warns that two
- * back-to-back set/wait pairs on one pipe with a fetched ID hang; on this
- * device the second set, made before the first was waited, fails with EBUSY.
- * Double buffering invites exactly that: V may finish tile t+1 before MTE3
- * has even picked up tile t.  So V publishes a tile (sets V_MTE3) only while
- * it holds the *other* output buffer as well, which MTE3 hands back only
- * after storing the previous tile, i.e. after its wait consumed the previous
- * V_MTE3.  At most one V_MTE3 is ever pending, and sets and waits on the
- * fetched ID strictly alternate.  This costs no throughput: MTE3 stores the
- * tiles in order and could not start tile t+1 before finishing tile t anyway.
- * Nothing here allocates V_MTE3, so the fetched ID stays free, which is what
- * fetch relies on.  It also stays the ID checked mode accepts without an
- * allocation: the last fetch of V_MTE3, from the one fetch in take_ids()
- * until the final asc_pipe_reset(), with no other fetch of V_MTE3 and no
- * reset in between (a pipe that fails resets the TPipe, but then nothing
- * sets or waits any more).
+ * V_MTE3 uses a single ID from asc_core_fetch_event_id(), as pyasc's vadd
+ * does.  A fetched ID is not reserved, and the source article warns that
+ * two back-to-back set/wait pairs on one pipe with a fetched ID hang: V
+ * may finish tile t+1 before MTE3 has even picked up tile t, and then sets
+ * V_MTE3 a second time before MTE3's wait took the first (the detector
+ * reports that as a possible double set).  So V publishes a tile (sets
+ * V_MTE3) only while it holds the *other* output buffer as well, which
+ * MTE3 hands back only after storing the previous tile, i.e. after its
+ * wait took the previous V_MTE3.  This costs no throughput: MTE3 stores the
+ * tiles in order and could not start tile t+1 before finishing tile t
+ * anyway.  Nothing allocates V_MTE3, so the fetched ID stays free, which
+ * is what fetch relies on.
  *
- * "Buffer free" flags start set, as in real kernels: before their loops V
- * sets V_MTE2 for both input buffers and MTE3 sets MTE3_V for both output
- * buffers.  At the end the consumer of each of these flags waits for the ones
- * still pending, so every set is matched by exactly one wait.  The main
- * thread then checks that no flag is left set, releases the allocated IDs and
- * resets the TPipe.
- *
- * The one other thing the threads share besides data is a cancel flag that
- * stops the other pipes when one of them fails (together with
- * asc_pipe_reset(), which wakes their blocked waits); it orders no data.
+ * "Buffer free" flags start set, as in real kernels: V's queue sets V_MTE2
+ * for both input buffers and MTE3's sets MTE3_V for both output buffers
+ * before the tiles.  At the end the consumer of each of these flags waits
+ * for the ones still pending, so every set is matched by exactly one wait;
+ * the kernel releases its IDs and resets the TPipe (which the runtime does
+ * only once every queue has drained, and where it checks that no flag is
+ * left set).
  */
 #include <asc.h>
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,10 +68,6 @@
 #define VADD_NR_BUFS		2
 #define VADD_ALIGN		64
 
-/* A blocked wait wakes up this often to notice a cancel, and gives up here. */
-#define VADD_WAIT_SLICE_NS	(200 * 1000 * 1000LL)
-#define VADD_WAIT_LIMIT_NS	(30 * 1000 * 1000 * 1000LL)
-
 #define EV_MTE2_V	ASC_HARD_EVENT_MTE2_V
 #define EV_V_MTE2	ASC_HARD_EVENT_V_MTE2
 #define EV_V_MTE3	ASC_HARD_EVENT_V_MTE3
@@ -87,7 +76,7 @@
 static const char *progname = "asc-vadd";
 
 /**
- * enum vadd_pipe_id - the three hardware pipes a thread stands for.
+ * enum vadd_pipe_id - the three pipes the kernel issues work to.
  * @VADD_MTE2: copies tiles of x and y in.
  * @VADD_V: adds.
  * @VADD_MTE3: copies tiles of z out.
@@ -100,51 +89,26 @@ enum vadd_pipe_id {
 	VADD_NR_PIPES
 };
 
-/**
- * struct vadd_error - the first libasc call that failed on one pipe.
- * @op: name of the libasc function; NULL when nothing failed.
- * @event: its HardEvent; -1 for asc_pipe_bind().
- * @id: its event ID; the pipe for asc_pipe_bind().
- * @err: errno it left.
- * @when: CLOCK_MONOTONIC ns, to tell the first failure from the cancels it
- *	caused on the other pipes.
- */
-struct vadd_error {
-	const char *op;
-	int event;
-	int id;
-	int err;
-	uint64_t when;
-};
-
 struct vadd;
 
 /**
- * struct vadd_stage - one pipe and the thread that runs it.
+ * struct vadd_tile - what the work items of one tile need.
  * @va: the whole computation.
- * @name: pipe name for messages.
- * @run: the pipe's program.
- * @pipe_id: the ASC_PIPE_* the thread binds to.
- * @busy: per tile, start and end of the pipe's work (CLOCK_MONOTONIC ns),
- *	2 * ntiles entries, written only by this thread until it is joined.
- * @error: why the pipe stopped early.
- * @thread: the thread.
+ * @t: the tile.
+ * @b: its buffer, t % VADD_NR_BUFS.
+ * @len: its elements (the last tile may be shorter).
  */
-struct vadd_stage {
+struct vadd_tile {
 	struct vadd *va;
-	const char *name;
-	void (*run)(struct vadd_stage *st);
-	int pipe_id;
-	uint64_t *busy;
-	struct vadd_error error;
-	pthread_t thread;
+	size_t t;
+	int b;
+	size_t len;
 };
 
 /**
  * struct vadd - the computation: global memory, local buffers, event IDs.
- * @pipe: the TPipe (one open of the device), shared by the three threads.
  * @n: number of elements.
- * @tile: elements per tile (the last tile may be shorter).
+ * @tile: elements per tile.
  * @ntiles: number of tiles.
  * @x: global input x.
  * @y: global input y.
@@ -153,19 +117,16 @@ struct vadd_stage {
  * @in_x: local input buffers, x part.
  * @in_y: local input buffers, y part.
  * @out_z: local output buffers.
+ * @tiles: one per tile, the argument of its work items.
  * @in_ready: MTE2_V IDs, one per input buffer (allocated).
  * @in_free: V_MTE2 IDs, one per input buffer (allocated).
  * @out_free: MTE3_V IDs, one per output buffer (allocated).
  * @out_ready: the V_MTE3 ID (fetched).
- * @nr_alloc: how many of the allocated IDs are currently held, in the
- *	order in_ready[0], in_free[0], out_free[0], in_ready[1], ...
- * @unbound: the driver predates pipe roles (asc_pipe_bind() ENOTTY): the
- *	threads run unbound.
- * @cancelled: set when a pipe failed; the others stop at their next wait.
- * @stage: the three pipes.
+ * @mode: the TPipe's mode, ASC_MODE_* bits.
+ * @busy: per pipe, per tile, start and end of its work (CLOCK_MONOTONIC
+ *	ns), 2 * ntiles entries, written only by the pipe's work items.
  */
 struct vadd {
-	struct asc_pipe *pipe;
 	size_t n;
 	size_t tile;
 	size_t ntiles;
@@ -176,14 +137,13 @@ struct vadd {
 	float *in_x[VADD_NR_BUFS];
 	float *in_y[VADD_NR_BUFS];
 	float *out_z[VADD_NR_BUFS];
+	struct vadd_tile *tiles;
 	int in_ready[VADD_NR_BUFS];
 	int in_free[VADD_NR_BUFS];
 	int out_free[VADD_NR_BUFS];
 	int out_ready;
-	int nr_alloc;
-	atomic_bool unbound;
-	atomic_bool cancelled;
-	struct vadd_stage stage[VADD_NR_PIPES];
+	int mode;
+	uint64_t *busy[VADD_NR_PIPES];
 };
 
 static uint64_t now_ns(void)
@@ -194,174 +154,195 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-static const char *event_name(int event)
+/* MTE2: tile t of x and y into input buffer b. */
+static void copy_in(void *arg)
 {
-	const char *name = asc_hard_event_name(event);
+	const struct vadd_tile *tl = arg;
+	struct vadd *va = tl->va;
+	uint64_t *busy = va->busy[VADD_MTE2] + 2 * tl->t;
 
-	return name ? name : "?";
+	busy[0] = now_ns();
+	memcpy(va->in_x[tl->b], va->x + tl->t * va->tile, tl->len * sizeof(float));
+	memcpy(va->in_y[tl->b], va->y + tl->t * va->tile, tl->len * sizeof(float));
+	busy[1] = now_ns();
 }
 
-static size_t tile_len(const struct vadd *va, size_t t)
+/* V: output buffer b = input buffer b, x + y. */
+static void add(void *arg)
 {
-	size_t left = va->n - t * va->tile;
+	const struct vadd_tile *tl = arg;
+	struct vadd *va = tl->va;
+	uint64_t *busy = va->busy[VADD_V] + 2 * tl->t;
+	const float *x = va->in_x[tl->b], *y = va->in_y[tl->b];
+	float *z = va->out_z[tl->b];
+	size_t i;
 
-	return left < va->tile ? left : va->tile;
+	busy[0] = now_ns();
+	for (i = 0; i < tl->len; i++)
+		z[i] = x[i] + y[i];
+	busy[1] = now_ns();
 }
 
-static int stage_fail(struct vadd_stage *st, const char *op, int event, int id)
+/* MTE3: output buffer b into tile t of z. */
+static void copy_out(void *arg)
 {
-	int err = errno;
+	const struct vadd_tile *tl = arg;
+	struct vadd *va = tl->va;
+	uint64_t *busy = va->busy[VADD_MTE3] + 2 * tl->t;
 
-	st->error = (struct vadd_error){ op, event, id, err, now_ns() };
-	if (err != ECANCELED) {
-		atomic_store(&st->va->cancelled, true);
-		asc_pipe_reset(st->va->pipe);
+	busy[0] = now_ns();
+	memcpy(va->z + tl->t * va->tile, va->out_z[tl->b], tl->len * sizeof(float));
+	busy[1] = now_ns();
+}
+
+/* Fail the kernel's step: the runtime has the error and its report. */
+#define TRY(call) do { if ((call) < 0) return -1; } while (0)
+
+static int issue(struct asc_core *core, int pipe, void (*fn)(void *),
+		 struct vadd_tile *tl, const char *what,
+		 const struct asc_access *acc, unsigned int nacc)
+{
+	return asc_core_issue(core, pipe, fn, tl, what, acc, nacc);
+}
+
+/* The three work items of tile @tl, with the buffers each touches. */
+static int issue_copy_in(struct asc_core *core, struct vadd_tile *tl)
+{
+	struct vadd *va = tl->va;
+	size_t bytes = tl->len * sizeof(float);
+	const struct asc_access acc[] = {
+		{ va->x + tl->t * va->tile, bytes, 0, "x" },
+		{ va->y + tl->t * va->tile, bytes, 0, "y" },
+		{ va->in_x[tl->b], bytes, 1, tl->b ? "in_x[1]" : "in_x[0]" },
+		{ va->in_y[tl->b], bytes, 1, tl->b ? "in_y[1]" : "in_y[0]" },
+	};
+
+	return issue(core, ASC_PIPE_MTE2, copy_in, tl, "copy_in", acc, 4);
+}
+
+static int issue_add(struct asc_core *core, struct vadd_tile *tl)
+{
+	struct vadd *va = tl->va;
+	size_t bytes = tl->len * sizeof(float);
+	const struct asc_access acc[] = {
+		{ va->in_x[tl->b], bytes, 0, tl->b ? "in_x[1]" : "in_x[0]" },
+		{ va->in_y[tl->b], bytes, 0, tl->b ? "in_y[1]" : "in_y[0]" },
+		{ va->out_z[tl->b], bytes, 1, tl->b ? "out_z[1]" : "out_z[0]" },
+	};
+
+	return issue(core, ASC_PIPE_V, add, tl, "add", acc, 3);
+}
+
+static int issue_copy_out(struct asc_core *core, struct vadd_tile *tl)
+{
+	struct vadd *va = tl->va;
+	size_t bytes = tl->len * sizeof(float);
+	const struct asc_access acc[] = {
+		{ va->out_z[tl->b], bytes, 0, tl->b ? "out_z[1]" : "out_z[0]" },
+		{ va->z + tl->t * va->tile, bytes, 1, "z" },
+	};
+
+	return issue(core, ASC_PIPE_MTE3, copy_out, tl, "copy_out", acc, 2);
+}
+
+static int take_ids(struct asc_core *core, struct vadd *va)
+{
+	int b;
+
+	for (b = 0; b < VADD_NR_BUFS; b++) {
+		TRY(va->in_ready[b] = asc_core_alloc_event_id(core, EV_MTE2_V));
+		TRY(va->in_free[b] = asc_core_alloc_event_id(core, EV_V_MTE2));
+		TRY(va->out_free[b] = asc_core_alloc_event_id(core, EV_MTE3_V));
 	}
-	return -1;
-}
-
-static int stage_set(struct vadd_stage *st, int event, int id)
-{
-	if (asc_set_flag(st->va->pipe, event, id) < 0)
-		return stage_fail(st, "asc_set_flag", event, id);
+	TRY(va->out_ready = asc_core_fetch_event_id(core, EV_V_MTE3));
 	return 0;
 }
 
-static int stage_wait(struct vadd_stage *st, int event, int id)
+static int release_ids(struct asc_core *core, struct vadd *va)
 {
-	struct vadd *va = st->va;
-	int64_t waited;
-
-	for (waited = 0; ; waited += VADD_WAIT_SLICE_NS) {
-		if (atomic_load_explicit(&va->cancelled, memory_order_relaxed)) {
-			errno = ECANCELED;
-			return stage_fail(st, "asc_wait_flag_timeout", event, id);
-		}
-		if (!asc_wait_flag_timeout(va->pipe, event, id, VADD_WAIT_SLICE_NS))
-			return 0;
-		if (errno != ETIMEDOUT || waited + VADD_WAIT_SLICE_NS >= VADD_WAIT_LIMIT_NS)
-			return stage_fail(st, "asc_wait_flag_timeout", event, id);
-	}
-}
-
-static void mte2_run(struct vadd_stage *st)
-{
-	struct vadd *va = st->va;
-	size_t t, len;
 	int b;
 
-	for (t = 0; t < va->ntiles; t++) {
-		b = t % VADD_NR_BUFS;
-		len = tile_len(va, t);
-		if (stage_wait(st, EV_V_MTE2, va->in_free[b]))
-			return;
-		st->busy[2 * t] = now_ns();
-		memcpy(va->in_x[b], va->x + t * va->tile, len * sizeof(float));
-		memcpy(va->in_y[b], va->y + t * va->tile, len * sizeof(float));
-		st->busy[2 * t + 1] = now_ns();
-		if (stage_set(st, EV_MTE2_V, va->in_ready[b]))
-			return;
+	for (b = VADD_NR_BUFS - 1; b >= 0; b--) {
+		TRY(asc_core_release_event_id(core, va->out_free[b], EV_MTE3_V));
+		TRY(asc_core_release_event_id(core, va->in_free[b], EV_V_MTE2));
+		TRY(asc_core_release_event_id(core, va->in_ready[b], EV_MTE2_V));
 	}
-	for (b = 0; b < VADD_NR_BUFS; b++)
-		if (stage_wait(st, EV_V_MTE2, va->in_free[b]))
-			return;
+	return 0;
 }
 
-static void v_run(struct vadd_stage *st)
+/*
+ * The kernel, in program order.  own[b]: V holds output buffer b (it took
+ * MTE3_V[b] and has not handed the buffer to MTE3 yet).
+ */
+static int vadd_run(struct asc_core *core, struct vadd *va)
 {
-	struct vadd *va = st->va;
 	bool own[VADD_NR_BUFS] = { false };
-	size_t t, i, len;
+	struct vadd_tile *tl;
 	int b, other;
-	float *z;
-	const float *x, *y;
+	size_t t;
 
+	va->mode = asc_pipe_mode(asc_core_pipe(core));
+	TRY(take_ids(core, va));
 	for (b = 0; b < VADD_NR_BUFS; b++)
-		if (stage_set(st, EV_V_MTE2, va->in_free[b]))
-			return;
+		TRY(asc_core_set_flag(core, EV_V_MTE2, va->in_free[b]));
+	for (b = 0; b < VADD_NR_BUFS; b++)
+		TRY(asc_core_set_flag(core, EV_MTE3_V, va->out_free[b]));
 
 	for (t = 0; t < va->ntiles; t++) {
-		b = t % VADD_NR_BUFS;
-		other = (t + 1) % VADD_NR_BUFS;
-		len = tile_len(va, t);
-		if (stage_wait(st, EV_MTE2_V, va->in_ready[b]))
-			return;
+		tl = &va->tiles[t];
+		b = tl->b;
+		other = (b + 1) % VADD_NR_BUFS;
+
+		/* MTE2: wait for a free input buffer, load, hand it to V. */
+		TRY(asc_core_wait_flag(core, EV_V_MTE2, va->in_free[b]));
+		TRY(issue_copy_in(core, tl));
+		TRY(asc_core_set_flag(core, EV_MTE2_V, va->in_ready[b]));
+
+		/* V: wait for the tile and a free output buffer, add. */
+		TRY(asc_core_wait_flag(core, EV_MTE2_V, va->in_ready[b]));
 		if (!own[b]) {
-			if (stage_wait(st, EV_MTE3_V, va->out_free[b]))
-				return;
+			TRY(asc_core_wait_flag(core, EV_MTE3_V, va->out_free[b]));
 			own[b] = true;
 		}
-
-		st->busy[2 * t] = now_ns();
-		x = va->in_x[b];
-		y = va->in_y[b];
-		z = va->out_z[b];
-		for (i = 0; i < len; i++)
-			z[i] = x[i] + y[i];
-		st->busy[2 * t + 1] = now_ns();
-
-		if (stage_set(st, EV_V_MTE2, va->in_free[b]))
-			return;
+		TRY(issue_add(core, tl));
+		TRY(asc_core_set_flag(core, EV_V_MTE2, va->in_free[b]));
 		/* Hold the other output buffer too: MTE3 is done with tile t-1. */
 		if (!own[other]) {
-			if (stage_wait(st, EV_MTE3_V, va->out_free[other]))
-				return;
+			TRY(asc_core_wait_flag(core, EV_MTE3_V, va->out_free[other]));
 			own[other] = true;
 		}
-		if (stage_set(st, EV_V_MTE3, va->out_ready))
-			return;
+		TRY(asc_core_set_flag(core, EV_V_MTE3, va->out_ready));
 		own[b] = false;
+
+		/* MTE3: wait for the tile, store it, hand the buffer back. */
+		TRY(asc_core_wait_flag(core, EV_V_MTE3, va->out_ready));
+		TRY(issue_copy_out(core, tl));
+		TRY(asc_core_set_flag(core, EV_MTE3_V, va->out_free[b]));
 	}
+
+	/* Take the "buffer free" flags still pending. */
 	for (b = 0; b < VADD_NR_BUFS; b++)
-		if (!own[b] && stage_wait(st, EV_MTE3_V, va->out_free[b]))
-			return;
+		TRY(asc_core_wait_flag(core, EV_V_MTE2, va->in_free[b]));
+	for (b = 0; b < VADD_NR_BUFS; b++)
+		if (!own[b])
+			TRY(asc_core_wait_flag(core, EV_MTE3_V, va->out_free[b]));
+	TRY(release_ids(core, va));
+	return asc_core_reset(core);
 }
 
-static void mte3_run(struct vadd_stage *st)
+static void vadd_kernel(struct asc_core *core, void *arg)
 {
-	struct vadd *va = st->va;
-	size_t t, len;
-	int b;
-
-	for (b = 0; b < VADD_NR_BUFS; b++)
-		if (stage_set(st, EV_MTE3_V, va->out_free[b]))
-			return;
-
-	for (t = 0; t < va->ntiles; t++) {
-		b = t % VADD_NR_BUFS;
-		len = tile_len(va, t);
-		if (stage_wait(st, EV_V_MTE3, va->out_ready))
-			return;
-		st->busy[2 * t] = now_ns();
-		memcpy(va->z + t * va->tile, va->out_z[b], len * sizeof(float));
-		st->busy[2 * t + 1] = now_ns();
-		if (stage_set(st, EV_MTE3_V, va->out_free[b]))
-			return;
-	}
-}
-
-static void *stage_thread(void *arg)
-{
-	struct vadd_stage *st = arg;
-
-	if (asc_pipe_bind(st->va->pipe, st->pipe_id) < 0) {
-		if (errno != ENOTTY) {
-			stage_fail(st, "asc_pipe_bind", -1, st->pipe_id);
-			return NULL;
-		}
-		atomic_store(&st->va->unbound, true);
-	}
-	st->run(st);
-	return NULL;
+	vadd_run(core, arg);
 }
 
 static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [-n N] [-t T] [-d DEVICE] [-q] [-h]\n"
-		"Compute z = x + y over N floats in tiles of T floats with three threads\n"
-		"standing for the MTE2, V and MTE3 pipes of an AI core, double buffered and\n"
-		"ordered only by the event flags of the asc_event device.\n"
+		"Compute z = x + y over N floats in tiles of T floats: one kernel whose scalar\n"
+		"issues the copies and adds to the MTE2, V and MTE3 pipes of an AI core (libasc's\n"
+		"core runtime, a thread per pipe), double buffered and ordered only by the\n"
+		"event flags of the asc_event device.\n"
 		"  -n N       number of elements (default %d); suffix k or m for 2^10, 2^20\n"
 		"  -t T       tile size in elements (default %d)\n"
 		"  -d DEVICE  device node (default $ASC_EVENT_DEV, else /dev/asc_event)\n"
@@ -395,109 +376,20 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
-static void lib_error(const char *op, int event, int id, int err)
-{
-	if (id >= 0)
-		fprintf(stderr, "%s: %s(%s, %d): %s\n", progname, op, event_name(event), id,
-			strerror(err));
-	else
-		fprintf(stderr, "%s: %s(%s): %s\n", progname, op, event_name(event),
-			strerror(err));
-}
-
-static int *alloc_slot(struct vadd *va, int i)
-{
-	int b = i / 3;
-
-	switch (i % 3) {
-	case 0:
-		return &va->in_ready[b];
-	case 1:
-		return &va->in_free[b];
-	default:
-		return &va->out_free[b];
-	}
-}
-
-static int alloc_slot_event(int i)
-{
-	static const int events[3] = { EV_MTE2_V, EV_V_MTE2, EV_MTE3_V };
-
-	return events[i % 3];
-}
-
-#define VADD_NR_ALLOC	(3 * VADD_NR_BUFS)
-
-static int take_ids(struct vadd *va)
-{
-	int event;
-
-	for (va->nr_alloc = 0; va->nr_alloc < VADD_NR_ALLOC; va->nr_alloc++) {
-		event = alloc_slot_event(va->nr_alloc);
-		*alloc_slot(va, va->nr_alloc) = asc_alloc_event_id(va->pipe, event);
-		if (*alloc_slot(va, va->nr_alloc) < 0) {
-			lib_error("asc_alloc_event_id", event, -1, errno);
-			return -1;
-		}
-	}
-	va->out_ready = asc_fetch_event_id(va->pipe, EV_V_MTE3);
-	if (va->out_ready < 0) {
-		lib_error("asc_fetch_event_id", EV_V_MTE3, -1, errno);
-		return -1;
-	}
-	return 0;
-}
-
-static int release_ids(struct vadd *va)
-{
-	int ret = 0, event, id;
-
-	while (va->nr_alloc > 0) {
-		va->nr_alloc--;
-		event = alloc_slot_event(va->nr_alloc);
-		id = *alloc_slot(va, va->nr_alloc);
-		if (asc_release_event_id(va->pipe, id, event) < 0) {
-			lib_error("asc_release_event_id", event, id, errno);
-			ret = -1;
-		}
-	}
-	return ret;
-}
-
-/* Test-and-consume every flag this program uses: after a clean run none is set. */
-static int count_leftover_flags(struct vadd *va, int *left)
-{
-	int i, event, id;
-
-	*left = 0;
-	for (i = 0; i <= VADD_NR_ALLOC; i++) {
-		event = i < VADD_NR_ALLOC ? alloc_slot_event(i) : EV_V_MTE3;
-		id = i < VADD_NR_ALLOC ? *alloc_slot(va, i) : va->out_ready;
-		if (!asc_wait_flag_timeout(va->pipe, event, id, 0)) {
-			fprintf(stderr, "%s: flag %s/%d left set after the run\n", progname,
-				event_name(event), id);
-			(*left)++;
-		} else if (errno != ETIMEDOUT) {
-			lib_error("asc_wait_flag_timeout", event, id, errno);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static int setup_memory(struct vadd *va)
 {
 	size_t i, buf = (va->tile * sizeof(float) + VADD_ALIGN - 1) & ~(size_t)(VADD_ALIGN - 1);
-	int b;
+	int b, p;
 
 	va->x = malloc(va->n * sizeof(float));
 	va->y = malloc(va->n * sizeof(float));
 	va->z = malloc(va->n * sizeof(float));
 	va->ub = aligned_alloc(VADD_ALIGN, 3 * VADD_NR_BUFS * buf);
-	for (b = 0; b < VADD_NR_PIPES; b++)
-		va->stage[b].busy = calloc(2 * va->ntiles, sizeof(uint64_t));
-	if (!va->x || !va->y || !va->z || !va->ub || !va->stage[VADD_MTE2].busy ||
-	    !va->stage[VADD_V].busy || !va->stage[VADD_MTE3].busy) {
+	va->tiles = calloc(va->ntiles, sizeof(*va->tiles));
+	for (p = 0; p < VADD_NR_PIPES; p++)
+		va->busy[p] = calloc(2 * va->ntiles, sizeof(uint64_t));
+	if (!va->x || !va->y || !va->z || !va->ub || !va->tiles || !va->busy[VADD_MTE2] ||
+	    !va->busy[VADD_V] || !va->busy[VADD_MTE3]) {
 		fprintf(stderr, "%s: out of memory for %zu elements\n", progname, va->n);
 		return -1;
 	}
@@ -505,6 +397,14 @@ static int setup_memory(struct vadd *va)
 		va->in_x[b] = va->ub + (3 * b) * buf / sizeof(float);
 		va->in_y[b] = va->ub + (3 * b + 1) * buf / sizeof(float);
 		va->out_z[b] = va->ub + (3 * b + 2) * buf / sizeof(float);
+	}
+	for (i = 0; i < va->ntiles; i++) {
+		size_t left = va->n - i * va->tile;
+
+		va->tiles[i] = (struct vadd_tile){
+			.va = va, .t = i, .b = i % VADD_NR_BUFS,
+			.len = left < va->tile ? left : va->tile,
+		};
 	}
 	for (i = 0; i < va->n; i++) {
 		va->x[i] = (float)(i % 65521);
@@ -519,7 +419,8 @@ static void free_memory(struct vadd *va)
 	int p;
 
 	for (p = 0; p < VADD_NR_PIPES; p++)
-		free(va->stage[p].busy);
+		free(va->busy[p]);
+	free(va->tiles);
 	free(va->ub);
 	free(va->z);
 	free(va->y);
@@ -577,7 +478,7 @@ static void compute_stats(const struct vadd *va, struct vadd_stats *s)
 
 	memset(s, 0, sizeof(*s));
 	for (p = 0; p < VADD_NR_PIPES; p++) {
-		const uint64_t *b = va->stage[p].busy;
+		const uint64_t *b = va->busy[p];
 		size_t t;
 
 		for (t = 0; t < va->ntiles; t++)
@@ -588,10 +489,10 @@ static void compute_stats(const struct vadd *va, struct vadd_stats *s)
 		for (p = 0; p < VADD_NR_PIPES; p++) {
 			if (next[p] == last_idx)
 				continue;
-			if (pick < 0 || va->stage[p].busy[next[p]] < now)
+			if (pick < 0 || va->busy[p][next[p]] < now)
 				pick = p;
 			if (pick == p)
-				now = va->stage[p].busy[next[p]];
+				now = va->busy[p][next[p]];
 		}
 		if (pick < 0)
 			break;
@@ -611,6 +512,15 @@ static void compute_stats(const struct vadd *va, struct vadd_stats *s)
 	s->span = prev - first;
 }
 
+static const char *mode_name(int mode)
+{
+	if (mode < 0)
+		return "unknown";
+	if (!(mode & ASC_MODE_CHECKED))
+		return "off";
+	return mode & ASC_MODE_STRICT_IDS ? "on, strict IDs" : "on";
+}
+
 static void report(const struct vadd *va, uint64_t elapsed, const char *dev, int ids)
 {
 	struct vadd_stats s;
@@ -623,11 +533,8 @@ static void report(const struct vadd *va, uint64_t elapsed, const char *dev, int
 	span_ms = s.span / 1e6;
 
 	printf("%s: device %s, %d event IDs per HardEvent\n", progname, dev, ids);
-	if (atomic_load(&va->unbound))
-		printf("%s: driver without pipe roles: threads ran unbound\n", progname);
-	else
-		printf("%s: threads bound to MTE2, V and MTE3, checked mode %s\n", progname,
-		       asc_pipe_checked(va->pipe) > 0 ? "on" : "off");
+	printf("%s: one kernel on the core runtime: the scalar issues to MTE2, V and MTE3, checked mode %s\n",
+	       progname, mode_name(va->mode));
 	printf("%s: IDs MTE2_V %d,%d V_MTE2 %d,%d MTE3_V %d,%d (alloc), V_MTE3 %d (fetch)\n",
 	       progname, va->in_ready[0], va->in_ready[1], va->in_free[0], va->in_free[1],
 	       va->out_free[0], va->out_free[1], va->out_ready);
@@ -641,80 +548,34 @@ static void report(const struct vadd *va, uint64_t elapsed, const char *dev, int
 	       progname, s.span ? sum / s.span : 0.0, sum / 1e6);
 	printf("%s: >=2 pipes busy %.1f%% of span, all 3 busy %.1f%%\n", progname,
 	       s.span ? 100.0 * s.multi / s.span : 0.0, s.span ? 100.0 * s.all / s.span : 0.0);
+	printf("%s: no missing sync, every flag waited for, IDs released, reset ok\n",
+	       progname);
 }
 
-/* A real failure comes before the cancels it caused on the other pipes. */
-static bool error_before(const struct vadd_error *a, const struct vadd_error *b)
+/* The runtime's report, one line each, after what failed. */
+static void print_failure(int err, const char *text)
 {
-	bool a_cancel = a->err == ECANCELED, b_cancel = b->err == ECANCELED;
+	const char *line = text, *nl;
 
-	if (a_cancel != b_cancel)
-		return b_cancel;
-	return a->when < b->when;
-}
-
-static int run_pipes(struct vadd *va, uint64_t *elapsed)
-{
-	static void (*const runs[VADD_NR_PIPES])(struct vadd_stage *) = {
-		[VADD_MTE2] = mte2_run, [VADD_V] = v_run, [VADD_MTE3] = mte3_run,
-	};
-	static const int pipe_ids[VADD_NR_PIPES] = {
-		[VADD_MTE2] = ASC_PIPE_MTE2, [VADD_V] = ASC_PIPE_V, [VADD_MTE3] = ASC_PIPE_MTE3,
-	};
-	const struct vadd_error *first = NULL;
-	uint64_t start;
-	int p, started, err;
-
-	start = now_ns();
-	for (started = 0; started < VADD_NR_PIPES; started++) {
-		struct vadd_stage *st = &va->stage[started];
-
-		st->va = va;
-		st->pipe_id = pipe_ids[started];
-		st->name = asc_pipe_id_name(st->pipe_id);
-		st->run = runs[started];
-		err = pthread_create(&st->thread, NULL, stage_thread, st);
-		if (err) {
-			fprintf(stderr, "%s: pthread_create(%s): %s\n", progname, st->name,
-				strerror(err));
-			atomic_store(&va->cancelled, true);
-			asc_pipe_reset(va->pipe);
-			break;
-		}
+	fprintf(stderr, "%s: asc_core_run: %s\n", progname, strerror(err));
+	while (line && *line) {
+		nl = strchr(line, '\n');
+		fprintf(stderr, "%s: %.*s\n", progname,
+			(int)(nl ? nl - line : (long)strlen(line)), line);
+		line = nl ? nl + 1 : NULL;
 	}
-	for (p = 0; p < started; p++)
-		pthread_join(va->stage[p].thread, NULL);
-	*elapsed = now_ns() - start;
-	if (started < VADD_NR_PIPES)
-		return -1;
-
-	for (p = 0; p < VADD_NR_PIPES; p++) {
-		const struct vadd_error *e = &va->stage[p].error;
-
-		if (e->op && (!first || error_before(e, first)))
-			first = e;
-	}
-	if (!first)
-		return 0;
-	for (p = 0; p < VADD_NR_PIPES; p++)
-		if (&va->stage[p].error == first)
-			fprintf(stderr, "%s: pipe %s failed: ", progname, va->stage[p].name);
-	if (first->event < 0)
-		fprintf(stderr, "%s(%s): %s\n", first->op, asc_pipe_id_name(first->id),
-			strerror(first->err));
-	else
-		fprintf(stderr, "%s(%s, %d): %s\n", first->op, event_name(first->event),
-			first->id, strerror(first->err));
-	return -1;
 }
 
 int main(int argc, char **argv)
 {
 	struct vadd va = { .n = VADD_DEFAULT_N, .tile = VADD_DEFAULT_TILE };
-	const char *dev = NULL, *shown;
+	struct asc_core_attr attr = { 0 };
+	const char *shown;
+	struct asc_pipe *probe;
+	char *text = NULL;
 	uint64_t elapsed;
 	bool quiet = false;
-	int opt, ids, left, ret = 1;
+	int opt, ids, ret = 1;
 
 	while ((opt = getopt(argc, argv, "n:t:d:qh")) != -1) {
 		switch (opt) {
@@ -733,7 +594,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'd':
-			dev = optarg;
+			attr.device = optarg;
 			break;
 		case 'q':
 			quiet = true;
@@ -754,9 +615,11 @@ int main(int argc, char **argv)
 		va.tile = va.n;
 	va.ntiles = (va.n + va.tile - 1) / va.tile;
 
-	shown = dev ? dev : getenv("ASC_EVENT_DEV") ? getenv("ASC_EVENT_DEV") : "/dev/asc_event";
-	va.pipe = asc_pipe_open(dev);
-	if (!va.pipe) {
+	/* Is there a device, and does it have IDs enough for two buffers? */
+	shown = attr.device ? attr.device :
+		getenv("ASC_EVENT_DEV") ? getenv("ASC_EVENT_DEV") : "/dev/asc_event";
+	probe = asc_pipe_open(attr.device);
+	if (!probe) {
 		int err = errno;
 
 		fprintf(stderr, "%s: asc_pipe_open(%s): %s\n", progname, shown, strerror(err));
@@ -766,42 +629,31 @@ int main(int argc, char **argv)
 		}
 		return 1;
 	}
-	ids = asc_event_ids(va.pipe);
-	if (ids < 0) {
-		fprintf(stderr, "%s: asc_event_ids: %s\n", progname, strerror(errno));
-		goto out_close;
-	}
+	ids = asc_event_ids(probe);
+	asc_pipe_close(probe);
 	if (ids < VADD_NR_BUFS) {
 		fprintf(stderr, "%s: %d event ID(s) per HardEvent; double buffering needs %d\n",
 			progname, ids, VADD_NR_BUFS);
-		goto out_close;
+		return 1;
 	}
-	if (setup_memory(&va) || take_ids(&va))
+	if (setup_memory(&va))
 		goto out_free;
 
-	if (run_pipes(&va, &elapsed))
-		goto out_free;
-	if (count_leftover_flags(&va, &left))
-		goto out_free;
-	if (release_ids(&va))
-		goto out_free;
-	if (asc_pipe_reset(va.pipe) < 0) {
-		fprintf(stderr, "%s: asc_pipe_reset: %s\n", progname, strerror(errno));
+	elapsed = now_ns();
+	if (asc_core_run(vadd_kernel, &va, &attr, &text) < 0) {
+		print_failure(errno, text);
 		goto out_free;
 	}
-	if (!quiet) {
+	elapsed = now_ns() - elapsed;
+	if (!quiet)
 		report(&va, elapsed, shown, ids);
-		printf("%s: flags left set %d, allocated IDs released, asc_pipe_reset ok\n",
-		       progname, left);
-	}
-	if (left || verify(&va))
+	if (verify(&va))
 		goto out_free;
 	printf("%s: OK z verified (%zu elements)\n", progname, va.n);
 	ret = 0;
 
 out_free:
+	free(text);
 	free_memory(&va);
-out_close:
-	asc_pipe_close(va.pipe);
 	return ret;
 }

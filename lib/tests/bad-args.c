@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * A NULL pipe is refused by every function with EINVAL, before anything
- * reaches a device; asc_pipe_close(NULL) is a no-op.
+ * reaches a device; asc_pipe_close(NULL) is a no-op.  So is a NULL core
+ * by the core runtime's calls, and asc_core_run() without a kernel.
  */
 #include <errno.h>
+#include <stdlib.h>
 
 #include <asc.h>
 
@@ -84,6 +86,51 @@ TEST(wait_flag_timeout)
 TEST(event_ids)
 {
 	EXPECT_EINVAL(asc_event_ids(NULL));
+}
+
+TEST(set_mode)
+{
+	EXPECT_EINVAL(asc_pipe_set_mode(NULL, 0));
+	EXPECT_EINVAL(asc_pipe_set_mode(NULL, ASC_MODE_CHECKED));
+}
+
+TEST(mode)
+{
+	EXPECT_EINVAL(asc_pipe_mode(NULL));
+}
+
+static void no_kernel(struct asc_core *core, void *arg)
+{
+	(void)core;
+	(void)arg;
+}
+
+TEST(core_run)
+{
+	struct asc_core_attr both = { .unchecked = 1, .strict_ids = 1 };
+	char *report = (char *)&both;
+
+	EXPECT_EINVAL(asc_core_run(NULL, NULL, NULL, &report));
+	EXPECT_EQ(NULL, report);
+	EXPECT_EINVAL(asc_core_run(no_kernel, NULL, &both, NULL));
+}
+
+TEST(core_calls)
+{
+	struct asc_access a = { &a, 1, 0, "a" };
+
+	EXPECT_EINVAL(asc_core_issue(NULL, ASC_PIPE_V, (asc_work_fn)free, NULL,
+				     "x", &a, 1));
+	EXPECT_EINVAL(asc_core_set_flag(NULL, ASC_HARD_EVENT_MTE2_V, 0));
+	EXPECT_EINVAL(asc_core_wait_flag(NULL, ASC_HARD_EVENT_MTE2_V, 0));
+	EXPECT_EINVAL(asc_core_pipe_barrier(NULL, ASC_PIPE_ALL));
+	EXPECT_EINVAL(asc_core_alloc_event_id(NULL, ASC_HARD_EVENT_MTE2_V));
+	EXPECT_EINVAL(asc_core_fetch_event_id(NULL, ASC_HARD_EVENT_MTE2_V));
+	EXPECT_EINVAL(asc_core_release_event_id(NULL, 0, ASC_HARD_EVENT_MTE2_V));
+	EXPECT_EINVAL(asc_core_reset(NULL));
+	errno = 0;
+	EXPECT_EQ(NULL, asc_core_pipe(NULL));
+	EXPECT_EQ(EINVAL, errno);
 }
 
 TEST(close_null_keeps_errno)

@@ -692,6 +692,47 @@ TEST_F(pipe, checked_reads_mode)
 	}
 }
 
+/* set_mode writes the mode word as given; a negative one never goes out. */
+TEST_F(pipe, set_mode_writes_mode)
+{
+	static const int modes[] = { 0, ASC_MODE_CHECKED,
+				     ASC_MODE_CHECKED | ASC_MODE_STRICT_IDS, 0x40 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		fake.calls = 0;
+		EXPECT_EQ(0, asc_pipe_set_mode(self->pipe, modes[i]));
+		EXPECT_SET_MODE(modes[i]);
+	}
+	fake.calls = 0;
+	errno = 0;
+	EXPECT_EQ(-1, asc_pipe_set_mode(self->pipe, -1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, fake.calls);
+}
+
+TEST_F(pipe, mode_reads_mode)
+{
+	static const struct { __u32 mode; int want; } cases[] = {
+		{ 0, 0 },
+		{ ASC_EVENT_MODE_CHECKED, ASC_MODE_CHECKED },
+		{ ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS,
+		  ASC_MODE_CHECKED | ASC_MODE_STRICT_IDS },
+		{ ASC_EVENT_MODE_CHECKED | 0x80000000U, ASC_MODE_CHECKED },
+		{ 0x7ffffff0U, 0x7ffffff0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake.calls = 0;
+		fake.mode = cases[i].mode;
+		EXPECT_EQ(cases[i].want, asc_pipe_mode(self->pipe))
+			TH_LOG("mode %#x", cases[i].mode);
+		EXPECT_EQ(1, fake.calls);
+		EXPECT_EQ(ASC_EVENT_IOC_GET_MODE, fake.request);
+	}
+}
+
 TEST_F(pipe, set_checked_then_checked)
 {
 	EXPECT_EQ(0, asc_pipe_set_checked(self->pipe, 0));
@@ -745,6 +786,9 @@ TEST_F(pipe, pipe_role_driver_errors_passed_through)
 	EXPECT_DRIVER_ERROR(EINVAL, asc_pipe_set_checked(p, 0));
 	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_checked(p));
 	EXPECT_DRIVER_ERROR(EFAULT, asc_pipe_checked(p));
+	EXPECT_DRIVER_ERROR(EINVAL, asc_pipe_set_mode(p, ASC_MODE_STRICT_IDS));
+	EXPECT_DRIVER_ERROR(EBUSY, asc_pipe_set_mode(p, 3));
+	EXPECT_DRIVER_ERROR(EFAULT, asc_pipe_mode(p));
 	EXPECT_DRIVER_ERROR(EPERM, asc_set_flag(p, ev, 0));
 	EXPECT_DRIVER_ERROR(ENOENT, asc_set_flag(p, ev, 0));
 	EXPECT_DRIVER_ERROR(EPERM, asc_wait_flag(p, ev, 0));
@@ -765,6 +809,8 @@ TEST_F(pipe, old_driver_answers_enotty)
 	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_bind(p, ASC_PIPE_NONE));
 	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_set_checked(p, 0));
 	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_checked(p));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_set_mode(p, 1));
+	EXPECT_DRIVER_ERROR(ENOTTY, asc_pipe_mode(p));
 	fake.calls = 0;
 	EXPECT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_MTE2_V, 0));
 	EXPECT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_MTE2_V, 0));

@@ -38,15 +38,20 @@ sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(asc_[a-z0-9_]*\)(.*/\1/p' "$header" |
 "$NM" -D --defined-only "$libso" | awk '$2 != "T" { print }' > "$tmp/not-text"
 
 # The API fixed by the issue that introduced libasc (ABI 0.1), then what
-# ABI 0.2 added for pipe roles and checked mode; more may be added, none
-# may go without a new ABI_MAJOR.
+# ABI 0.2 added for pipe roles and checked mode, then what ABI 1.1 added
+# (the modes, the core runtime); more may be added, none may go without a
+# new ABI_MAJOR.
 for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
 	 asc_fetch_event_id asc_release_event_id asc_set_flag asc_wait_flag \
 	 asc_wait_flag_timeout asc_event_ids asc_hard_event_name \
 	 asc_hard_event_from_name \
 	 asc_pipe_bind asc_pipe_set_checked asc_pipe_checked \
 	 asc_pipe_id_name asc_pipe_id_from_name asc_hard_event_src_pipe \
-	 asc_hard_event_dst_pipe asc_pipe_reset_leftovers; do
+	 asc_hard_event_dst_pipe asc_pipe_reset_leftovers \
+	 asc_pipe_set_mode asc_pipe_mode asc_core_run asc_core_issue \
+	 asc_core_set_flag asc_core_wait_flag asc_core_pipe_barrier \
+	 asc_core_alloc_event_id asc_core_fetch_event_id \
+	 asc_core_release_event_id asc_core_reset asc_core_pipe; do
 	echo "$f"
 done | sort > "$tmp/required"
 comm -23 "$tmp/required" "$tmp/declared" > "$tmp/undeclared"

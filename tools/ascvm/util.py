@@ -110,7 +110,9 @@ def atomic_write(path, text):
 @contextlib.contextmanager
 def locked(path, what):
     """Hold an exclusive flock(2) on the file PATH for the with-block,
-    saying that we wait for WHAT when another process holds it."""
+    saying that we wait for WHAT when another process holds it.  The
+    directory of PATH is made when it does not exist yet."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
         try:

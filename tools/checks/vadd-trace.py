@@ -5,7 +5,7 @@
 in the guest on OUT.json and OUT.svg).
 
 The JSON must parse and hold one TPipe with one track per pipe the demo
-uses (MTE2, V, MTE3), every set on its event's source pipe and every wait
+uses (MTE2, V, MTE3) and one for the scalar (S), every set on its event's source pipe and every wait
 on its destination, all succeeded, every hand-off and each of the 32 tiles
 in order, and as many flow starts as flow ends; the SVG must be XML with
 the lanes' labels.  A failed assertion fails the check.
@@ -53,7 +53,11 @@ def check_tracks(trace, tl):
     procs = [e for e in tl.ev
              if e["ph"] == "M" and e["name"] == "process_name"]
     assert len(procs) == 1, "one TPipe, got %d" % len(procs)
-    pipes = sorted(n for n in tl.tracks.values() if n != "unbound")
+    # The scalar's lane S holds its alloc, fetch and release: no set or
+    # wait.
+    assert "S" in tl.tracks.values(), "no lane of the scalar"
+    pipes = sorted(n for n in tl.tracks.values()
+                   if n not in ("unbound", "S"))
     assert pipes == ["MTE2", "MTE3", "V"], "pipe tracks %s" % pipes
     print("tracks:", ", ".join(tl.tracks.values()))
 

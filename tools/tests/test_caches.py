@@ -66,6 +66,17 @@ def build_vmlinux(tmp, kernel, script):
     return bootimage.boot_image(kernel)
 
 
+def fresh_vmlinux(vmdir, kernel, script):
+    bootimage.VMDIR = vmdir
+    bootimage.extract_vmlinux = lambda kernel: script
+    return bootimage.boot_image(kernel)
+
+
+def fresh_initramfs(vmdir, release, modules):
+    initramfs.VMDIR = vmdir
+    return initramfs.initramfs(release, modules)
+
+
 def calls(tmp):
     with open(os.path.join(tmp, "calls")) as f:
         return len(f.readlines())
@@ -113,6 +124,21 @@ class CacheTest(unittest.TestCase):
         leftovers = [p for p in os.listdir(self.tmp.name)
                      if p.startswith("vmlinux.")]
         self.assertEqual(leftovers, [], "temporary files left")
+
+    def test_caches_made_in_a_fresh_tree(self):
+        # A fresh clone has no build/vm/ yet: each cache makes it.
+        if self.kernel.enabled("PVH"):
+            script = bootimage.extract_vmlinux(self.kernel)
+            fresh = os.path.join(self.tmp.name, "vmlinux", "build", "vm")
+            path, = at_once(fresh_vmlinux, (fresh, self.kernel, script), 1)
+            self.assertTrue(path.startswith(fresh), path)
+            self.assertTrue(os.path.isfile(path))
+        mods = modfinder.module_files(
+            self.kernel, machine.machine_for(self.kernel).guest_modules)
+        fresh = os.path.join(self.tmp.name, "initramfs", "build", "vm")
+        path, = at_once(fresh_initramfs, (fresh, self.kernel.release, mods), 1)
+        self.assertTrue(path.startswith(fresh), path)
+        self.assertTrue(os.path.isfile(path))
 
 
 class RunDirTest(unittest.TestCase):

@@ -170,6 +170,34 @@ struct asc_event_info {
 /** ASC_EVENT_QUEUE_DEPTH - issued instructions a pipe's queue holds. */
 #define ASC_EVENT_QUEUE_DEPTH	64
 
+/*
+ * %ASC_EVENT_IOC_LAUNCH, %ASC_EVENT_IOC_JOIN, %ASC_EVENT_IOC_CORE_INFO,
+ * %ASC_EVENT_IOC_CROSS_SET, %ASC_EVENT_IOC_CROSS_WAIT and
+ * %ASC_EVENT_IOC_SYNC_ALL exist: multi-core launches, cross-core flags.
+ */
+#define ASC_EVENT_FEATURE_LAUNCH	0x4ULL
+
+/** ASC_EVENT_BLOCK_DIM_MAX - the most AI cores (blocks) of a launch. */
+#define ASC_EVENT_BLOCK_DIM_MAX	64
+
+/** ASC_EVENT_CROSS_FLAGS - cross-core flag IDs a user may set: 0..10. */
+#define ASC_EVENT_CROSS_FLAGS	11
+
+/** ASC_EVENT_CROSS_COUNT_MAX - a cross-core flag counter counts to 15. */
+#define ASC_EVENT_CROSS_COUNT_MAX	15
+
+/* The kind of a launch: which cores it runs on. */
+#define ASC_EVENT_LAUNCH_AIV	1	/* vector cores (AIV) only */
+#define ASC_EVENT_LAUNCH_AIC	2	/* cube cores (AIC) only */
+#define ASC_EVENT_LAUNCH_MIX	3	/* per AI core one AIC and two AIVs */
+
+/* The type of a core. */
+#define ASC_EVENT_CORE_AIC	1
+#define ASC_EVENT_CORE_AIV	2
+
+/* JOIN: the lowest core of the launch no TPipe has joined. */
+#define ASC_EVENT_CORE_ANY	(~0U)
+
 /**
  * struct asc_event_ref - one (HardEvent, ID), for alloc, fetch, release
  * and set_flag.
@@ -291,6 +319,100 @@ struct asc_event_execute {
 	__u32 pad;
 };
 
+/**
+ * struct asc_event_launch - arguments of %ASC_EVENT_IOC_LAUNCH.
+ * @kind: %ASC_EVENT_LAUNCH_AIV, %ASC_EVENT_LAUNCH_AIC or
+ *	%ASC_EVENT_LAUNCH_MIX.
+ * @block_dim: AI cores, 1..%ASC_EVENT_BLOCK_DIM_MAX; a mix launch has
+ *	@block_dim AICs and 2 * @block_dim AIVs.
+ * @flags: must be zero.
+ * @fd: out: a new file descriptor (close-on-exec) for the launch.
+ */
+struct asc_event_launch {
+	__u32 kind;
+	__u32 block_dim;
+	__u32 flags;
+	__s32 fd;
+};
+
+/**
+ * struct asc_event_join - arguments of %ASC_EVENT_IOC_JOIN.
+ * @launch_fd: a file descriptor from %ASC_EVENT_IOC_LAUNCH.
+ * @core: the core to be: 0..cores - 1 (in a mix launch the AICs come
+ *	first), or %ASC_EVENT_CORE_ANY.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ */
+struct asc_event_join {
+	__s32 launch_fd;
+	__u32 core;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct asc_event_core_info - what %ASC_EVENT_IOC_CORE_INFO reports.
+ * @core: the core's number in its launch.
+ * @type: %ASC_EVENT_CORE_AIC or %ASC_EVENT_CORE_AIV.
+ * @block_idx: Ascend C's GetBlockIdx(): 0..block_dim - 1 on an AIC; on an
+ *	AIV of a mix launch 2 * AI core + @sub_block_idx.
+ * @block_num: GetBlockNum(): the launch's block_dim.
+ * @sub_block_idx: on an AIV of a mix launch, which of its AI core's two
+ *	AIVs it is (0 or 1); else 0.
+ * @sub_block_num: 2 on an AIV of a mix launch, else 1.
+ * @kind: the launch's ASC_EVENT_LAUNCH_* kind.
+ * @pad: written as zero.
+ */
+struct asc_event_core_info {
+	__u32 core;
+	__u32 type;
+	__u32 block_idx;
+	__u32 block_num;
+	__u32 sub_block_idx;
+	__u32 sub_block_num;
+	__u32 kind;
+	__u32 pad;
+};
+
+/**
+ * struct asc_event_cross_set - arguments of %ASC_EVENT_IOC_CROSS_SET.
+ * @flag_id: 0..%ASC_EVENT_CROSS_FLAGS - 1.
+ * @mode: 0: every core of the caller's type; 1 (mix): the two AIVs of the
+ *	caller's AI core; 2 (mix): an AIC and its two AIVs.
+ * @pipe: the ASC_EVENT_PIPE_* that issues it; not S.
+ * @flags: must be zero.
+ */
+struct asc_event_cross_set {
+	__u32 flag_id;
+	__u32 mode;
+	__s32 pipe;
+	__u32 flags;
+};
+
+/**
+ * struct asc_event_cross_wait - arguments of %ASC_EVENT_IOC_CROSS_WAIT.
+ * @deadline: as in struct asc_event_wait.
+ * @flag_id: 0..%ASC_EVENT_CROSS_FLAGS - 1.
+ * @flags: must be zero.
+ */
+struct asc_event_cross_wait {
+	__u64 deadline;
+	__u32 flag_id;
+	__u32 flags;
+};
+
+/**
+ * struct asc_event_sync_all - arguments of %ASC_EVENT_IOC_SYNC_ALL.
+ * @deadline: as in struct asc_event_wait.
+ * @flags: must be zero.
+ * @pad: must be zero.
+ */
+struct asc_event_sync_all {
+	__u64 deadline;
+	__u32 flags;
+	__u32 pad;
+};
+
 #define ASC_EVENT_IOC_MAGIC	0xA5
 
 /* Report the ABI version and geometry of the device. */
@@ -319,5 +441,18 @@ struct asc_event_execute {
 #define ASC_EVENT_IOC_ISSUE	_IOWR(ASC_EVENT_IOC_MAGIC, 0x4a, struct asc_event_issue)
 /* The pipe runs the oldest instruction of its queue. */
 #define ASC_EVENT_IOC_EXECUTE	_IOW(ASC_EVENT_IOC_MAGIC, 0x4b, struct asc_event_execute)
+
+/* A new multi-core launch, as a file descriptor. */
+#define ASC_EVENT_IOC_LAUNCH	_IOWR(ASC_EVENT_IOC_MAGIC, 0x4c, struct asc_event_launch)
+/* This TPipe becomes a core of a launch. */
+#define ASC_EVENT_IOC_JOIN	_IOW(ASC_EVENT_IOC_MAGIC, 0x4d, struct asc_event_join)
+/* Which core of its launch this TPipe is. */
+#define ASC_EVENT_IOC_CORE_INFO	_IOR(ASC_EVENT_IOC_MAGIC, 0x4e, struct asc_event_core_info)
+/* CrossCoreSetFlag<mode, pipe>(flag_id). */
+#define ASC_EVENT_IOC_CROSS_SET	_IOW(ASC_EVENT_IOC_MAGIC, 0x4f, struct asc_event_cross_set)
+/* CrossCoreWaitFlag(flag_id): wait for the counter, take 1. */
+#define ASC_EVENT_IOC_CROSS_WAIT _IOW(ASC_EVENT_IOC_MAGIC, 0x50, struct asc_event_cross_wait)
+/* SyncAll(): every core of the launch meets here. */
+#define ASC_EVENT_IOC_SYNC_ALL	_IOW(ASC_EVENT_IOC_MAGIC, 0x51, struct asc_event_sync_all)
 
 #endif /* _UAPI_LINUX_ASC_EVENT_H */

@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * struct asc_core: the core runtime.  A kernel is one instruction stream,
+ * as on the chip; the thread that calls asc_core_run() is the scalar unit
+ * S of one emulated AI core and runs it.
+ *
+ * The scalar issues each instruction into the in-order queue of its pipe.
+ * Each pipe but S has a thread of its own, bound to the pipe on the
+ * TPipe, started when the first instruction is issued to it, that runs its
+ * queue in order: work (a callback), or a set or wait the scalar issued to
+ * the driver (ASC_EVENT_IOC_ISSUE, checked there in program order), which
+ * the pipe's thread runs with ASC_EVENT_IOC_EXECUTE.  What is issued to S
+ * runs at once on the scalar; so do the TPipe calls (alloc, fetch,
+ * release, reset), scalar bookkeeping as on the chip.  A pipe's queue is
+ * bounded (CORE_QUEUE_MAX instructions, and the driver's queue of
+ * ASC_EVENT_QUEUE_DEPTH tickets): the scalar waits for room when it is
+ * full.
+ *
+ * Every instruction goes to the missing-sync detector (hb.c) before its
+ * pipe gets it, and wherever the scalar must wait for a pipe (a wait on
+ * S, a full queue, a drain) the detector first says whether the pipe can
+ * get there; when it cannot, the run fails with EDEADLK instead of
+ * hanging.  Since the detector has seen every instruction before a pipe
+ * can run it, a pipe never runs an instruction the detector has not
+ * cleared, and what it reports does not depend on the threads' timing.
+ *
+ * The first error wins: it is recorded with its report, the TPipe is
+ * reset (the waits the pipes are blocked in end with ECANCELED, their
+ * tickets are dropped), the pipes skip what is left in their queues, and
+ * every later call of the kernel fails with the same errno.  The scalar
+ * waits on S with a deadline, in slices, so that it notices an error
+ * recorded between its check and its wait.
+ *
+ * Locking: @lock protects the lanes' queues and counters, @stopping and
+ * the report; @err is written under it and read without it by the scalar
+ * (atomically).  The detector, @seq and @pipe's bookkeeping are the
+ * scalar's alone.  Pipe threads never call the detector.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb.h"
+#include "internal.h"
+
+#define CORE_LANES		7
+#define CORE_S			0
+
+/*
+ * A pipe's queue holds at most CORE_QUEUE_MAX instructions of the runtime
+ * and ASC_EVENT_QUEUE_DEPTH tickets of the driver.  A scalar waiting for
+ * room in a full queue goes on once it is down to half (when the pipe
+ * will get that far): one wake-up per many instructions, not one each.
+ */
+#define CORE_QUEUE_MAX		1024
+
+/* A wait of the scalar looks at the core's error this often. */
+#define CORE_WAIT_SLICE_NS	(100 * 1000 * 1000LL)
+
+static const int core_lane_pipe[CORE_LANES] = {
+	ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1, ASC_PIPE_MTE2,
+	ASC_PIPE_MTE3, ASC_PIPE_FIX,
+};
+
+enum core_kind {
+	CORE_WORK,
+	CORE_TICKET,
+};
+
+/* One instruction in a pipe's queue; @pos is the detector's position. */
+struct core_item {
+	enum core_kind kind;
+	uint32_t pos;
+	asc_work_fn fn;
+	void *arg;
+	uint64_t ticket;
+	unsigned long seq;
+	int event;
+	int id;
+	bool set;
+};
+
+/*
+ * struct core_lane - one pipe but S: its thread and its queue.
+ * @core: the core.
+ * @pipe_id: the pipe.
+ * @started: @thread runs.
+ * @thread: the pipe's thread.
+ * @wake: the thread waits here for work.
+ * @q: the instructions issued to the pipe and not yet taken by the
+ *	thread, a ring of @qcap from @qhead, @qlen of them.
+ * @busy: the thread runs one it took.
+ * @tk_pos: the detector's positions of the tickets issued to the driver
+ *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
+ *	of them: the driver's queue of the pipe.
+ */
+struct core_lane {
+	struct asc_core *core;
+	int pipe_id;
+	bool started;
+	pthread_t thread;
+	pthread_cond_t wake;
+	struct core_item *q;
+	size_t qhead;
+	size_t qlen;
+	size_t qcap;
+	bool busy;
+	uint32_t tk_pos[ASC_EVENT_QUEUE_DEPTH];
+	unsigned int tk_head;
+	unsigned int tk_count;
+};
+
+/*
+ * struct asc_core - one emulated AI core running one kernel.
+ * @pipe: the TPipe.
+ * @scalar: the thread running the kernel, bound to S.
+ * @hb: the missing-sync detector.
+ * @seq: instructions the scalar has issued, this one included.
+ * @lock: protects what the comment at the top says.
+ * @progress: the scalar waits here for the pipes.
+ * @waiting: the scalar waits on @progress, for the queue of lane
+ *	@wait_lane to be down to @wait_items instructions (the one the
+ *	thread runs included) and @wait_tickets tickets, or for every pipe
+ *	to be idle when @wait_lane is -1; the pipe that makes it so signals
+ *	it.
+ * @wait_lane: see @waiting.
+ * @wait_items: see @waiting.
+ * @wait_tickets: see @waiting.
+ * @stopping: the kernel is over; the pipe threads exit once idle.
+ * @err: the first error (an errno), 0 while there is none.
+ * @report: its report.
+ * @lane: the pipes; lane[CORE_S] has no thread.
+ */
+struct asc_core {
+	struct asc_pipe *pipe;
+	pthread_t scalar;
+	struct asc_hb *hb;
+	unsigned long seq;
+	pthread_mutex_t lock;
+	pthread_cond_t progress;
+	bool waiting;
+	int wait_lane;
+	size_t wait_items;
+	unsigned int wait_tickets;
+	bool stopping;
+	int err;
+	char *report;
+	struct core_lane lane[CORE_LANES];
+};
+
+static int core_lane_of(int pipe_id)
+{
+	int i;
+
+	for (i = 0; i < CORE_LANES; i++)
+		if (core_lane_pipe[i] == pipe_id)
+			return i;
+	return -1;
+}
+
+static const char *core_pipe_name(int pipe_id)
+{
+	return asc_pipe_id_name(pipe_id);
+}
+
+static int core_error(const struct asc_core *c)
+{
+	return __atomic_load_n(&c->err, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Record @err with @text (taken) unless an error came first; the first
+ * one resets the TPipe, which ends the pipes' waits.
+ */
+static void core_fail(struct asc_core *c, int err, char *text)
+{
+	bool first;
+
+	pthread_mutex_lock(&c->lock);
+	first = !c->err;
+	if (first) {
+		c->report = text;
+		text = NULL;
+		__atomic_store_n(&c->err, err, __ATOMIC_RELEASE);
+	}
+	pthread_cond_broadcast(&c->progress);
+	pthread_mutex_unlock(&c->lock);
+	free(text);
+	if (first)
+		asc_pipe_reset(c->pipe);
+}
+
+/* A call of the scalar fails: record @err and a line, return -1. */
+static int core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
+{
+	struct asc_report text = { 0 };
+	char line[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	asc_report_add(&text, "error: %s: %s", line, strerror(err));
+	core_fail(c, err, asc_report_take(&text));
+	errno = core_error(c);
+	return -1;
+}
+
+/* The detector failed: its errno and report. */
+static int core_hb_fail(struct asc_core *c, const char *what)
+{
+	int err = errno;
+	char *text = asc_hb_take_report(c->hb);
+
+	if (!text)
+		return core_call_fail(c, err, "%s", what);
+	core_fail(c, err, text);
+	errno = core_error(c);
+	return -1;
+}
+
+/*
+ * The start of every call of the kernel.  Return: 0 when it may go on (it
+ * got its instruction number), or -1 with errno: EINVAL for a NULL @c,
+ * EPERM from another thread than the scalar, the kernel's first error.
+ */
+static int core_enter(struct asc_core *c)
+{
+	int err;
+
+	if (!c)
+		return asc_einval();
+	if (!pthread_equal(pthread_self(), c->scalar)) {
+		errno = EPERM;
+		return -1;
+	}
+	err = core_error(c);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	c->seq++;
+	return 0;
+}
+
+/*
+ * Run one instruction a pipe took: work cannot fail; a set or wait the
+ * driver refuses is the run's error.
+ */
+static void core_lane_run(struct asc_core *c, const struct core_lane *l,
+			  const struct core_item *it)
+{
+	if (it->kind == CORE_WORK) {
+		it->fn(it->arg);
+		return;
+	}
+	/* A signal leaves the ticket at the head of the queue: run it again. */
+	while (asc_pipe_execute(c->pipe, it->ticket) < 0) {
+		if (errno == EINTR)
+			continue;
+		core_call_fail(c, errno, "#%lu %s_flag(%s, %d) on %s", it->seq,
+			       it->set ? "set" : "wait",
+			       asc_hard_event_name(it->event), it->id,
+			       core_pipe_name(l->pipe_id));
+		return;
+	}
+}
+
+/* Every pipe has run all it was given. */
+static bool core_idle(const struct asc_core *c)
+{
+	int i;
+
+	for (i = 1; i < CORE_LANES; i++)
+		if (c->lane[i].qlen || c->lane[i].busy)
+			return false;
+	return true;
+}
+
+/*
+ * A pipe's thread: bind to the pipe, then run the queue in order until
+ * the kernel is over and the queue empty.  After an error it only empties
+ * the queue.
+ */
+static void *core_lane_main(void *arg)
+{
+	struct core_lane *l = arg;
+	struct asc_core *c = l->core;
+	struct core_item it;
+	bool skip;
+
+	if (asc_pipe_bind(c->pipe, l->pipe_id) < 0)
+		core_call_fail(c, errno, "the thread of %s: bind to %s",
+			       core_pipe_name(l->pipe_id),
+			       core_pipe_name(l->pipe_id));
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (!l->qlen && !c->stopping)
+			pthread_cond_wait(&l->wake, &c->lock);
+		if (!l->qlen)
+			break;
+		it = l->q[l->qhead];
+		l->qhead = (l->qhead + 1) % l->qcap;
+		l->qlen--;
+		l->busy = true;
+		skip = c->err;
+		pthread_mutex_unlock(&c->lock);
+
+		if (!skip)
+			core_lane_run(c, l, &it);
+
+		pthread_mutex_lock(&c->lock);
+		if (it.kind == CORE_TICKET) {
+			l->tk_head = (l->tk_head + 1) % ASC_EVENT_QUEUE_DEPTH;
+			l->tk_count--;
+		}
+		l->busy = false;
+		if (c->waiting && (c->wait_lane < 0 ? core_idle(c) :
+				   &c->lane[c->wait_lane] == l &&
+				   l->qlen <= c->wait_items &&
+				   l->tk_count <= c->wait_tickets))
+			pthread_cond_signal(&c->progress);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* Start @l's thread, with every signal blocked: signals are the program's. */
+static int core_lane_start(struct core_lane *l)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&l->thread, NULL, core_lane_main, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!err)
+		l->started = true;
+	return err;
+}
+
+/*
+ * Hand @it to its pipe; a ticket at detector position @pos.  Return: 0,
+ * or -1 with errno.
+ */
+static int core_enqueue(struct asc_core *c, int lane,
+			const struct core_item *it, uint32_t pos)
+{
+	struct core_lane *l = &c->lane[lane];
+	const char *what = "the queue of";
+	struct core_item *q;
+	size_t i, cap;
+	int err = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->err) {
+		pthread_mutex_unlock(&c->lock);
+		errno = c->err;
+		return -1;
+	}
+	if (l->qlen == l->qcap) {
+		cap = l->qcap ? 2 * l->qcap : 64;
+		q = malloc(cap * sizeof(*q));
+		if (!q) {
+			err = ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < l->qlen; i++)
+			q[i] = l->q[(l->qhead + i) % l->qcap];
+		free(l->q);
+		l->q = q;
+		l->qhead = 0;
+		l->qcap = cap;
+	}
+	if (!l->started) {
+		what = "the thread of";
+		err = core_lane_start(l);
+		if (err)
+			goto out;
+	}
+	l->q[(l->qhead + l->qlen) % l->qcap] = *it;
+	l->q[(l->qhead + l->qlen++) % l->qcap].pos = pos;
+	if (it->kind == CORE_TICKET)
+		l->tk_pos[(l->tk_head + l->tk_count++) % ASC_EVENT_QUEUE_DEPTH] = pos;
+	pthread_cond_signal(&l->wake);
+out:
+	pthread_mutex_unlock(&c->lock);
+	if (!err)
+		return 0;
+	return core_call_fail(c, err, "#%lu: %s %s", it->seq, what,
+			      core_pipe_name(l->pipe_id));
+}
+
+/* The scalar waits until every pipe is idle. */
+static int core_drain(struct asc_core *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->waiting = true;
+	c->wait_lane = -1;
+	while (!c->err && !core_idle(c))
+		pthread_cond_wait(&c->progress, &c->lock);
+	c->waiting = false;
+	pthread_mutex_unlock(&c->lock);
+	errno = core_error(c);
+	return errno ? -1 : 0;
+}
+
+/*
+ * Before an instruction (a ticket when @ticket) goes to @lane.  The queue
+ * is full when it holds CORE_QUEUE_MAX instructions or, for a ticket,
+ * ASC_EVENT_QUEUE_DEPTH tickets not yet run.  When the detector's queue
+ * of the pipe (what it has not run) is full, the pipe never gets further:
+ * EDEADLK, at the same instruction on every run.  When only the real one
+ * is, the scalar waits until the pipe has run what the detector has, down
+ * to half the queue at most.
+ */
+static int core_room(struct asc_core *c, int lane, bool ticket)
+{
+	struct core_lane *l = &c->lane[lane];
+	unsigned int k, tickets = UINT_MAX;
+	uint32_t done, issued;
+	size_t items;
+	char when[96];
+
+	done = asc_hb_done(c->hb, l->pipe_id);
+	issued = asc_hb_issued(c->hb, l->pipe_id);
+	pthread_mutex_lock(&c->lock);
+	/* The tickets the detector has not run are the newest of the ring. */
+	for (k = 0; k < l->tk_count &&
+	     l->tk_pos[(l->tk_head + l->tk_count - 1 - k) % ASC_EVENT_QUEUE_DEPTH] > done;
+	     k++)
+		;
+	if (issued - done >= CORE_QUEUE_MAX ||
+	    (ticket && k >= ASC_EVENT_QUEUE_DEPTH)) {
+		pthread_mutex_unlock(&c->lock);
+		snprintf(when, sizeof(when), "when the queue of %s is full (#%lu)",
+			 core_pipe_name(l->pipe_id), c->seq);
+		asc_hb_reach(c->hb, l->pipe_id, done + 1, when);
+		return core_hb_fail(c, when);
+	}
+	if (l->qlen + l->busy < CORE_QUEUE_MAX &&
+	    (!ticket || l->tk_count < ASC_EVENT_QUEUE_DEPTH)) {
+		pthread_mutex_unlock(&c->lock);
+		return 0;
+	}
+	items = issued - done;
+	if (items < CORE_QUEUE_MAX / 2)
+		items = CORE_QUEUE_MAX / 2;
+	if (ticket)
+		tickets = k > ASC_EVENT_QUEUE_DEPTH / 2 ? k : ASC_EVENT_QUEUE_DEPTH / 2;
+	c->waiting = true;
+	c->wait_lane = lane;
+	c->wait_items = items;
+	c->wait_tickets = tickets;
+	while (!c->err && (l->qlen + l->busy > items || l->tk_count > tickets))
+		pthread_cond_wait(&c->progress, &c->lock);
+	c->waiting = false;
+	pthread_mutex_unlock(&c->lock);
+	errno = core_error(c);
+	return errno ? -1 : 0;
+}
+
+/*
+ * A wait on S, which the detector found a set for: in slices, so that an
+ * error of a pipe (whose set then never comes) is noticed.
+ */
+static int core_wait_s(struct asc_core *c, int event, int id)
+{
+	for (;;) {
+		if (!asc_wait_flag_timeout(c->pipe, event, id, CORE_WAIT_SLICE_NS))
+			return 0;
+		if (core_error(c))
+			return core_error(c);
+		if (errno != ETIMEDOUT && errno != EINTR)
+			return errno;
+	}
+}
+
+static bool core_access_valid(const struct asc_access *acc, unsigned int nacc)
+{
+	unsigned int i;
+
+	if (nacc && !acc)
+		return false;
+	for (i = 0; i < nacc; i++)
+		if (!acc[i].addr || !acc[i].size ||
+		    (uintptr_t)acc[i].addr + acc[i].size - 1 < (uintptr_t)acc[i].addr)
+			return false;
+	return true;
+}
+
+ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
+			   void *arg, const char *what,
+			   const struct asc_access *acc, unsigned int nacc)
+{
+	struct core_item it = { .kind = CORE_WORK, .fn = fn, .arg = arg };
+	int lane, pos;
+
+	if (core_enter(c))
+		return -1;
+	it.seq = c->seq;
+	lane = core_lane_of(pipe_id);
+	if (lane < 0 || !fn || !core_access_valid(acc, nacc))
+		return core_call_fail(c, EINVAL,
+				      "#%lu issue(%d, %s): %s", it.seq, pipe_id,
+				      what ? what : "work",
+				      lane < 0 ? "not a pipe" : !fn ?
+				      "no function" : "a bad access");
+	if (lane != CORE_S && core_room(c, lane, false))
+		return -1;
+	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, acc, nacc);
+	if (pos < 0)
+		return core_hb_fail(c, "the detector");
+	if (lane == CORE_S) {
+		fn(arg);
+		return 0;
+	}
+	return core_enqueue(c, lane, &it, pos);
+}
+
+static int core_flag(struct asc_core *c, bool set, int event, int id)
+{
+	struct core_item it = { .kind = CORE_TICKET, .event = event, .id = id,
+				.set = set };
+	const char *op = set ? "set_flag" : "wait_flag";
+	int pipe_id, lane, pos, err;
+
+	if (core_enter(c))
+		return -1;
+	it.seq = c->seq;
+	if (!asc_event_valid(event) || id < 0 || id >= asc_event_ids(c->pipe))
+		return core_call_fail(c, EINVAL, "#%lu %s(%d, %d): %s", it.seq,
+				      op, event, id,
+				      asc_event_valid(event) ? "no such ID" :
+				      "no such HardEvent");
+	pipe_id = set ? asc_hard_event_src_pipe(event) :
+			asc_hard_event_dst_pipe(event);
+	lane = core_lane_of(pipe_id);
+
+	if (lane == CORE_S) {
+		if (asc_hb_flag(c->hb, set, it.seq, event, id) < 0)
+			return core_hb_fail(c, op);
+		err = set ? (asc_set_flag(c->pipe, event, id) ? errno : 0) :
+			    core_wait_s(c, event, id);
+		if (err)
+			return core_call_fail(c, err, "#%lu %s(%s, %d) on S",
+					      it.seq, op,
+					      asc_hard_event_name(event), id);
+		return 0;
+	}
+
+	if (core_room(c, lane, true))
+		return -1;
+	if (asc_pipe_issue(c->pipe, set, event, id, &it.ticket))
+		return core_call_fail(c, errno, "#%lu %s(%s, %d) issued to %s",
+				      it.seq, op, asc_hard_event_name(event),
+				      id, core_pipe_name(pipe_id));
+	pos = asc_hb_flag(c->hb, set, it.seq, event, id);
+	if (pos < 0)
+		return core_hb_fail(c, op);
+	return core_enqueue(c, lane, &it, pos);
+}
+
+ASC_API int asc_core_set_flag(struct asc_core *c, int event, int id)
+{
+	return core_flag(c, true, event, id);
+}
+
+ASC_API int asc_core_wait_flag(struct asc_core *c, int event, int id)
+{
+	return core_flag(c, false, event, id);
+}
+
+/* The scalar waits for every pipe to run everything: @when for the report. */
+static int core_drain_checked(struct asc_core *c, const char *when)
+{
+	if (asc_hb_drain(c->hb, when))
+		return core_hb_fail(c, when);
+	return core_drain(c);
+}
+
+ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
+{
+	int lane;
+
+	if (core_enter(c))
+		return -1;
+	if (pipe_id == ASC_PIPE_ALL) {
+		if (asc_hb_barrier(c->hb, pipe_id, c->seq) < 0)
+			return core_hb_fail(c, "pipe_barrier(ALL)");
+		return core_drain(c);
+	}
+	lane = core_lane_of(pipe_id);
+	if (lane < 0)
+		return core_call_fail(c, EINVAL, "#%lu pipe_barrier(%d): not a pipe",
+				      c->seq, pipe_id);
+	if (lane == CORE_S)
+		return core_call_fail(c, EINVAL,
+				      "#%lu pipe_barrier(S): not supported, a hardware error on the chip",
+				      c->seq);
+	if (asc_hb_barrier(c->hb, pipe_id, c->seq) < 0)
+		return core_hb_fail(c, "pipe_barrier");
+	return 0;
+}
+
+/* alloc (@alloc) or fetch of an ID of @event, on the scalar. */
+static int core_id_query(struct asc_core *c, bool alloc, int event)
+{
+	const char *op = alloc ? "alloc_event_id" : "fetch_event_id";
+	struct asc_report text = { 0 };
+	int id, err;
+
+	if (core_enter(c))
+		return -1;
+	if (!asc_event_valid(event))
+		return core_call_fail(c, EINVAL, "#%lu %s(%d): no such HardEvent",
+				      c->seq, op, event);
+	id = alloc ? asc_alloc_event_id(c->pipe, event) :
+		     asc_fetch_event_id(c->pipe, event);
+	if (id >= 0)
+		return id;
+	err = errno;
+	asc_report_add(&text, "error: #%lu %s(%s) on S: %s", c->seq, op,
+		       asc_hard_event_name(event), strerror(err));
+	if (err == EADDRINUSE)
+		asc_hb_uses(c->hb, event, &text);
+	core_fail(c, err, asc_report_take(&text));
+	errno = core_error(c);
+	return -1;
+}
+
+ASC_API int asc_core_alloc_event_id(struct asc_core *c, int event)
+{
+	return core_id_query(c, true, event);
+}
+
+ASC_API int asc_core_fetch_event_id(struct asc_core *c, int event)
+{
+	return core_id_query(c, false, event);
+}
+
+ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
+{
+	if (core_enter(c))
+		return -1;
+	if (!asc_event_valid(event))
+		return core_call_fail(c, EINVAL,
+				      "#%lu release_event_id(%d, %d): no such HardEvent",
+				      c->seq, id, event);
+	if (asc_release_event_id(c->pipe, id, event) < 0)
+		return core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
+				      c->seq, id, asc_hard_event_name(event));
+	return 0;
+}
+
+ASC_API int asc_core_reset(struct asc_core *c)
+{
+	char when[64], before[64];
+
+	if (core_enter(c))
+		return -1;
+	snprintf(when, sizeof(when), "at reset (#%lu)", c->seq);
+	snprintf(before, sizeof(before), "before reset (#%lu)", c->seq);
+	if (core_drain_checked(c, when))
+		return -1;
+	if (asc_hb_leftovers(c->hb, before))
+		return core_hb_fail(c, before);
+	if (asc_pipe_reset(c->pipe) < 0)
+		return core_call_fail(c, errno, "#%lu reset on S", c->seq);
+	return 0;
+}
+
+ASC_API struct asc_pipe *asc_core_pipe(struct asc_core *c)
+{
+	if (!c) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return c->pipe;
+}
+
+/* A core with no pipe open and no thread started; NULL when out of memory. */
+static struct asc_core *core_new(void)
+{
+	struct asc_core *c = calloc(1, sizeof(*c));
+	int i;
+
+	if (!c)
+		return NULL;
+	c->hb = asc_hb_new();
+	if (!c->hb) {
+		free(c);
+		return NULL;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->progress, NULL);
+	for (i = 0; i < CORE_LANES; i++) {
+		c->lane[i].core = c;
+		c->lane[i].pipe_id = core_lane_pipe[i];
+		pthread_cond_init(&c->lane[i].wake, NULL);
+	}
+	return c;
+}
+
+/* Stop and join the pipes' threads, close the TPipe, free @c. */
+static void core_free(struct asc_core *c)
+{
+	int i;
+
+	pthread_mutex_lock(&c->lock);
+	c->stopping = true;
+	for (i = 0; i < CORE_LANES; i++)
+		pthread_cond_signal(&c->lane[i].wake);
+	pthread_mutex_unlock(&c->lock);
+	for (i = 0; i < CORE_LANES; i++) {
+		if (c->lane[i].started)
+			pthread_join(c->lane[i].thread, NULL);
+		pthread_cond_destroy(&c->lane[i].wake);
+		free(c->lane[i].q);
+	}
+	asc_pipe_close(c->pipe);
+	asc_hb_free(c->hb);
+	pthread_cond_destroy(&c->progress);
+	pthread_mutex_destroy(&c->lock);
+	free(c->report);
+	free(c);
+}
+
+/* Open the TPipe in the mode @attr asks for; the calling thread is S. */
+static int core_setup(struct asc_core *c, const struct asc_core_attr *attr)
+{
+	const char *dev = attr ? attr->device : NULL;
+	int mode = ASC_MODE_CHECKED;
+
+	if (attr && attr->unchecked)
+		mode = 0;
+	else if (attr && attr->strict_ids)
+		mode |= ASC_MODE_STRICT_IDS;
+
+	c->scalar = pthread_self();
+	c->pipe = asc_pipe_open(dev);
+	if (!c->pipe)
+		return core_call_fail(c, errno, "asc_pipe_open(%s)",
+				      dev ? dev : "default device");
+	if (!asc_pipe_has_issue(c->pipe))
+		return core_call_fail(c, ENOTTY,
+				      "the driver cannot issue instructions (no ASC_EVENT_IOC_ISSUE)");
+	if (asc_pipe_set_mode(c->pipe, mode) < 0)
+		return core_call_fail(c, errno, "asc_pipe_set_mode(%d)", mode);
+	if (asc_pipe_bind(c->pipe, ASC_PIPE_S) < 0)
+		return core_call_fail(c, errno, "asc_pipe_bind(S)");
+	return 0;
+}
+
+/* The kernel returned: the pipes must drain, every flag set be waited for. */
+static void core_finish(struct asc_core *c)
+{
+	const char *end = "at the end of the kernel";
+
+	if (core_error(c))
+		return;
+	if (core_drain_checked(c, end))
+		return;
+	if (asc_hb_leftovers(c->hb, "by the end of the kernel"))
+		core_hb_fail(c, end);
+}
+
+ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
+			 const struct asc_core_attr *attr, char **report)
+{
+	struct asc_core *c;
+	int err;
+
+	if (report)
+		*report = NULL;
+	if (!kernel || (attr && attr->unchecked && attr->strict_ids))
+		return asc_einval();
+	c = core_new();
+	if (!c)
+		return -1;
+	if (!core_setup(c, attr)) {
+		kernel(c, arg);
+		core_finish(c);
+	}
+	err = core_error(c);
+	if (report) {
+		*report = c->report;
+		c->report = NULL;
+	}
+	core_free(c);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}

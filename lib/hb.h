@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The core runtime's missing-sync detector (hb.c): happens-before over
+ * the instructions the scalar issues, from the issue order alone.
+ *
+ * Not installed.  core.c feeds it every instruction in program order
+ * before the pipes get it; lib/tests/hb.c drives it without a device.
+ *
+ * Every function returns what its comment says, or -1 with errno set:
+ * ENOLCK (accesses no sync orders; a set no wait consumes), EBUSY (a
+ * possible double set), EDEADLK (a wait that can never end, where the
+ * scalar would block on it), EINVAL (a bad argument) or ENOMEM.  The
+ * first failure sticks: every later call fails with the same errno and
+ * does nothing.  The findings are lines of the report.
+ */
+#ifndef __LIBASC_HB_H__
+#define __LIBASC_HB_H__
+
+#include <stdint.h>
+
+#include "internal.h"
+
+struct asc_hb;
+
+/* A new detector: nothing issued; NULL with errno ENOMEM. */
+struct asc_hb *asc_hb_new(void);
+void asc_hb_free(struct asc_hb *hb);
+
+/*
+ * The report so far, one finding a line; NULL when there is none.  Owned
+ * by @hb; asc_hb_take_report() hands it over and empties it.
+ */
+const char *asc_hb_report(const struct asc_hb *hb);
+char *asc_hb_take_report(struct asc_hb *hb);
+
+/*
+ * Issue @what with its accesses to @pipe_id (a pipe: S runs it at once)
+ * as instruction @seq.  Return: its position on the pipe (1, 2, ...).
+ */
+int asc_hb_work(struct asc_hb *hb, int pipe_id, unsigned long seq,
+		const char *what, const struct asc_access *acc,
+		unsigned int nacc);
+
+/*
+ * Issue a set (@set) or a wait of (@event, @id) as instruction @seq, to
+ * the source pipe of @event for a set, its destination for a wait.  V_V
+ * and FIX_FIX are barriers of their pipe (the wait of V_V is nothing).
+ * A wait on S must end at once (EDEADLK when no issued set ever
+ * satisfies it).  Return: its position on its pipe.
+ */
+int asc_hb_flag(struct asc_hb *hb, bool set, unsigned long seq, int event,
+		int id);
+
+/*
+ * pipe_barrier(@pipe_id) as instruction @seq: on one pipe other than S
+ * it orders nothing more than the pipe's queue does; ASC_PIPE_ALL waits
+ * for every pipe (EDEADLK when one never drains) and orders everything
+ * before it before everything after.  Return: the position on its pipe,
+ * S for ASC_PIPE_ALL.
+ */
+int asc_hb_barrier(struct asc_hb *hb, int pipe_id, unsigned long seq);
+
+/*
+ * The scalar waits, @when (for the report), until the instruction at
+ * position @pos of @pipe_id has run, or (asc_hb_drain()) until every
+ * issued instruction has.  Return: 0, or EDEADLK when that can never be.
+ */
+int asc_hb_reach(struct asc_hb *hb, int pipe_id, uint32_t pos,
+		 const char *when);
+
+/*
+ * How many instructions of @pipe_id (a pipe) have run, and how many were
+ * issued: positions.
+ */
+uint32_t asc_hb_done(const struct asc_hb *hb, int pipe_id);
+uint32_t asc_hb_issued(const struct asc_hb *hb, int pipe_id);
+int asc_hb_drain(struct asc_hb *hb, const char *when);
+
+/*
+ * After a drain: a flag set and never waited for is a missing wait
+ * (ENOLCK), @when for the report.  Return: 0.
+ */
+int asc_hb_leftovers(struct asc_hb *hb, const char *when);
+
+/*
+ * Add a line to the report for every live use of @event: a set issued or
+ * whose flag is still set, a wait issued and not yet ended.  For a report
+ * of the caller's; no error.
+ */
+void asc_hb_uses(struct asc_hb *hb, int event, struct asc_report *out);
+
+#endif /* __LIBASC_HB_H__ */

@@ -1,0 +1,878 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc_event selftests: multi-core launches, cross-core flags and SyncAll.
+ *
+ * A launch (ASC_EVENT_IOC_LAUNCH) is a file; each open of the device that
+ * runs one core joins it (ASC_EVENT_IOC_JOIN) and learns its block index
+ * (ASC_EVENT_IOC_CORE_INFO).  A cross-core set counts once every member of
+ * its group has issued it and adds one to each target's 4-bit counter; a
+ * wait takes one (uapi.rst, "Multi-core launches").  The tests check each
+ * mode's arithmetic on 1, 2 and 8 cores, every error with nothing changed,
+ * a core that leaves, SyncAll, resets and deadlocks across cores.
+ *
+ * Blocking calls run on threads of their own (struct call), each bound to
+ * the pipe it stands for when it has one.
+ */
+#include "asc_event_pipes.h"
+
+#define BLOCK_MS	3000
+#define MAX_CORES	(3 * 8)
+
+/* The deadline of a wait that must not block: already past. */
+#define NOW		1ULL
+
+/**
+ * struct launch - a launch and the opens that run its cores.
+ * @fd: the launch's file descriptor.
+ * @kind: ASC_EVENT_LAUNCH_*.
+ * @ncores: cores: block_dim, or 3 * block_dim for a mix launch.
+ * @core: per core, its open of the device (joined), or -1.
+ */
+struct launch {
+	int fd;
+	unsigned int kind;
+	unsigned int ncores;
+	int core[MAX_CORES];
+};
+
+static int launch_new(unsigned int kind, unsigned int block_dim)
+{
+	struct asc_event_launch l = { .kind = kind, .block_dim = block_dim };
+	int fd, ret;
+
+	fd = asc_open();
+	if (fd < 0)
+		return -errno;
+	ret = asc_ioctl(fd, ASC_EVENT_IOC_LAUNCH, &l);
+	close(fd);
+	return ret ? ret : l.fd;
+}
+
+static int join(int fd, int launch_fd, __u32 core)
+{
+	struct asc_event_join j = { .launch_fd = launch_fd, .core = core };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_JOIN, &j);
+}
+
+static int core_info(int fd, struct asc_event_core_info *info)
+{
+	return asc_ioctl(fd, ASC_EVENT_IOC_CORE_INFO, info);
+}
+
+static int cross_set(int fd, __u32 flag, __u32 mode, int pipe)
+{
+	struct asc_event_cross_set s = { .flag_id = flag, .mode = mode, .pipe = pipe };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_CROSS_SET, &s);
+}
+
+static int cross_wait(int fd, __u32 flag, __u64 deadline)
+{
+	struct asc_event_cross_wait w = { .deadline = deadline, .flag_id = flag };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_CROSS_WAIT, &w);
+}
+
+static int sync_all(int fd, __u64 deadline)
+{
+	struct asc_event_sync_all s = { .deadline = deadline };
+
+	return asc_ioctl(fd, ASC_EVENT_IOC_SYNC_ALL, &s);
+}
+
+/* A launch of @kind with every core joined by an open of its own. */
+static int launch_start(struct launch *l, unsigned int kind, unsigned int block_dim)
+{
+	unsigned int c;
+	int ret;
+
+	memset(l, 0xff, sizeof(*l));
+	l->kind = kind;
+	l->ncores = kind == ASC_EVENT_LAUNCH_MIX ? 3 * block_dim : block_dim;
+	l->fd = launch_new(kind, block_dim);
+	if (l->fd < 0)
+		return l->fd;
+	for (c = 0; c < l->ncores; c++) {
+		l->core[c] = asc_open();
+		if (l->core[c] < 0)
+			return -errno;
+		ret = join(l->core[c], l->fd, c);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void launch_end(struct launch *l)
+{
+	unsigned int c;
+
+	for (c = 0; c < l->ncores && c < MAX_CORES; c++) {
+		if (l->core[c] >= 0)
+			close(l->core[c]);
+		l->core[c] = -1;
+	}
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+}
+
+/*
+ * How many times a wait on @flag of @fd succeeds at once: the counter.  The
+ * wait that finds it empty times out, or fails with EPIPE when no set can
+ * come any more.
+ */
+static int drain(int fd, __u32 flag)
+{
+	int n = 0, ret;
+
+	while (!(ret = cross_wait(fd, flag, NOW)))
+		n++;
+	return ret == -ETIMEDOUT || ret == -EPIPE ? n : ret;
+}
+
+enum call_kind { CALL_CROSS_WAIT, CALL_SYNC_ALL, CALL_WAIT_FLAG };
+
+/**
+ * struct call - one blocking call on a thread of its own.
+ * @thread: the thread.
+ * @fd: the core's open.
+ * @pipe: the pipe the thread binds to first, or %ASC_EVENT_PIPE_NONE.
+ * @kind: what it calls.
+ * @a: flag ID (CALL_CROSS_WAIT) or HardEvent (CALL_WAIT_FLAG).
+ * @deadline: of the call.
+ * @tid: the thread's TID, once it runs.
+ * @done: set when the call returned.
+ * @ret: 0 or -errno.
+ */
+struct call {
+	pthread_t thread;
+	int fd;
+	int pipe;
+	enum call_kind kind;
+	__u32 a;
+	__u64 deadline;
+	atomic_int tid;
+	atomic_int done;
+	int ret;
+};
+
+static void *call_fn(void *arg)
+{
+	struct call *c = arg;
+
+	atomic_store(&c->tid, asc_gettid());
+	c->ret = 0;
+	if (c->pipe != ASC_EVENT_PIPE_NONE)
+		c->ret = asc_bind(c->fd, c->pipe);
+	if (!c->ret) {
+		switch (c->kind) {
+		case CALL_CROSS_WAIT:
+			c->ret = cross_wait(c->fd, c->a, c->deadline);
+			break;
+		case CALL_SYNC_ALL:
+			c->ret = sync_all(c->fd, c->deadline);
+			break;
+		default:
+			c->ret = asc_wait(c->fd, c->a, 0, c->deadline);
+			break;
+		}
+	}
+	atomic_store(&c->done, 1);
+	return NULL;
+}
+
+static int call_start(struct call *c, int fd, int pipe, enum call_kind kind, __u32 a,
+		      __u64 deadline)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->pipe = pipe;
+	c->kind = kind;
+	c->a = a;
+	c->deadline = deadline;
+	return pthread_create(&c->thread, NULL, call_fn, c);
+}
+
+/* Whether the call is asleep in its ioctl (and has not returned). */
+static bool call_blocked(struct call *c)
+{
+	while (!atomic_load(&c->tid))
+		asc_sleep_ms(1);
+	return asc_wait_in_ioctl(getpid(), atomic_load(&c->tid), BLOCK_MS) &&
+	       !atomic_load(&c->done);
+}
+
+/* Join the call; its result, or 1 when it did not return in time. */
+static int call_join(struct call *c)
+{
+	__u64 end = asc_deadline_ms(BLOCK_MS);
+
+	while (!atomic_load(&c->done) && asc_now_ns() < end)
+		asc_sleep_ms(2);
+	if (!atomic_load(&c->done))
+		return 1;
+	pthread_join(c->thread, NULL);
+	return c->ret;
+}
+
+/* Every test makes its own launches; the fixture only skips without a device. */
+FIXTURE(launch) {
+	int unused;
+};
+
+FIXTURE_SETUP(launch)
+{
+	close(asc_open_or_skip(_metadata));
+	self->unused = 0;
+}
+
+FIXTURE_TEARDOWN(launch)
+{
+}
+
+/* ---- the launch object ---------------------------------------------------- */
+
+TEST_F(launch, launch_errors)
+{
+	struct asc_event_launch l = { .kind = ASC_EVENT_LAUNCH_AIV, .block_dim = 1 };
+	long long created = asc_stat_read("launches_created");
+	long long open_now = asc_stat_read("launches_open");
+	int fd = asc_open_or_skip(_metadata), lfd, flags;
+
+	ASSERT_EQ(-EINVAL, launch_new(0, 1));
+	ASSERT_EQ(-EINVAL, launch_new(4, 1));
+	ASSERT_EQ(-EINVAL, launch_new(ASC_EVENT_LAUNCH_AIV, 0));
+	ASSERT_EQ(-EINVAL, launch_new(ASC_EVENT_LAUNCH_MIX, ASC_EVENT_BLOCK_DIM_MAX + 1));
+	l.flags = 1;
+	ASSERT_EQ(-EINVAL, asc_ioctl(fd, ASC_EVENT_IOC_LAUNCH, &l));
+	ASSERT_EQ(-EFAULT, asc_ioctl(fd, ASC_EVENT_IOC_LAUNCH, NULL));
+
+	ASSERT_LE(0, created);
+	lfd = launch_new(ASC_EVENT_LAUNCH_MIX, ASC_EVENT_BLOCK_DIM_MAX);
+	ASSERT_LE(0, lfd);
+	ASSERT_EQ(created + 1, asc_stat_read("launches_created"));
+	ASSERT_EQ(open_now + 1, asc_stat_read("launches_open"));
+	flags = fcntl(lfd, F_GETFD);
+	ASSERT_TRUE(flags & FD_CLOEXEC);
+	/* Not a device: none of its ioctls. */
+	ASSERT_EQ(-ENOTTY, asc_ioctl(lfd, ASC_EVENT_IOC_INFO, &l));
+	close(lfd);
+	ASSERT_EQ(open_now, asc_stat_read("launches_open"));
+	close(fd);
+}
+
+TEST_F(launch, join_errors)
+{
+	struct asc_event_join j = { 0 };
+	int fd = asc_open_or_skip(_metadata), other = asc_open(), lfd, lfd2, devnull;
+
+	lfd = launch_new(ASC_EVENT_LAUNCH_AIV, 2);
+	ASSERT_LE(0, lfd);
+	lfd2 = launch_new(ASC_EVENT_LAUNCH_AIV, 1);
+	ASSERT_LE(0, lfd2);
+	devnull = open("/dev/null", O_RDONLY);
+	ASSERT_LE(0, devnull);
+
+	ASSERT_EQ(-EBADF, join(fd, 1000, 0));
+	ASSERT_EQ(-EINVAL, join(fd, devnull, 0));
+	ASSERT_EQ(-EINVAL, join(fd, other, 0)) TH_LOG("a device is not a launch");
+	ASSERT_EQ(-EINVAL, join(fd, lfd, 2));
+	j.launch_fd = lfd;
+	j.flags = 1;
+	ASSERT_EQ(-EINVAL, asc_ioctl(fd, ASC_EVENT_IOC_JOIN, &j));
+	j.flags = 0;
+	j.pad = 1;
+	ASSERT_EQ(-EINVAL, asc_ioctl(fd, ASC_EVENT_IOC_JOIN, &j));
+	ASSERT_EQ(-EFAULT, asc_ioctl(fd, ASC_EVENT_IOC_JOIN, NULL));
+
+	ASSERT_EQ(0, join(fd, lfd, 1));
+	ASSERT_EQ(-EISCONN, join(fd, lfd, 0));
+	ASSERT_EQ(-EISCONN, join(fd, lfd2, 0));
+	ASSERT_EQ(-EBUSY, join(other, lfd, 1)) TH_LOG("core 1 is taken");
+	ASSERT_EQ(0, join(other, lfd, ASC_EVENT_CORE_ANY));
+	close(other);
+	other = asc_open();
+	ASSERT_EQ(-ENOSPC, join(other, lfd, ASC_EVENT_CORE_ANY));
+	ASSERT_EQ(-EBUSY, join(other, lfd, 0)) TH_LOG("a core that left stays taken");
+	close(other);
+	close(devnull);
+	close(lfd2);
+	close(lfd);
+	close(fd);
+}
+
+/* A task waiting on the TPipe: it cannot become a core now. */
+TEST_F(launch, join_refused_while_waiting)
+{
+	int fd = asc_open_or_skip(_metadata), lfd;
+	struct call c;
+
+	ASSERT_EQ(0, asc_set_unchecked(fd));
+	lfd = launch_new(ASC_EVENT_LAUNCH_AIV, 1);
+	ASSERT_LE(0, lfd);
+	ASSERT_EQ(0, call_start(&c, fd, ASC_EVENT_PIPE_NONE, CALL_WAIT_FLAG,
+				ASC_EVENT_MTE2_V, asc_deadline_ms(BLOCK_MS)));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(-EBUSY, join(fd, lfd, 0));
+	ASSERT_EQ(0, asc_set(fd, ASC_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(0, join(fd, lfd, 0));
+	close(lfd);
+	close(fd);
+}
+
+/* The launch lives while a core holds it, its descriptor closed or not. */
+TEST_F(launch, launch_outlives_its_descriptor)
+{
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	close(l.fd);
+	l.fd = -1;
+	ASSERT_EQ(0, cross_set(l.core[0], 0, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[1], 0, 0, ASC_EVENT_PIPE_MTE3));
+	ASSERT_EQ(1, drain(l.core[0], 0));
+	ASSERT_EQ(1, drain(l.core[1], 0));
+	launch_end(&l);
+}
+
+/* ---- who is who ------------------------------------------------------------ */
+
+static void expect_info(struct __test_metadata *_metadata, int fd, __u32 core, __u32 type,
+			__u32 block_idx, __u32 block_num, __u32 sub, __u32 sub_num, __u32 kind)
+{
+	struct asc_event_core_info info;
+
+	memset(&info, 0xa5, sizeof(info));
+	ASSERT_EQ(0, core_info(fd, &info));
+	EXPECT_EQ(core, info.core);
+	EXPECT_EQ(type, info.type) TH_LOG("core %u", core);
+	EXPECT_EQ(block_idx, info.block_idx) TH_LOG("core %u", core);
+	EXPECT_EQ(block_num, info.block_num);
+	EXPECT_EQ(sub, info.sub_block_idx) TH_LOG("core %u", core);
+	EXPECT_EQ(sub_num, info.sub_block_num);
+	EXPECT_EQ(kind, info.kind);
+	EXPECT_EQ(0U, info.pad);
+}
+
+TEST_F(launch, core_info_of_each_core)
+{
+	struct asc_event_core_info info;
+	struct launch l;
+	unsigned int c;
+	int fd = asc_open_or_skip(_metadata);
+
+	ASSERT_EQ(-ENOTCONN, core_info(fd, &info));
+	close(fd);
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 4));
+	for (c = 0; c < 4; c++)
+		expect_info(_metadata, l.core[c], c, ASC_EVENT_CORE_AIV, c, 4, 0, 1,
+			    ASC_EVENT_LAUNCH_AIV);
+	ASSERT_EQ(-EFAULT, core_info(l.core[0], NULL));
+	launch_end(&l);
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIC, 2));
+	for (c = 0; c < 2; c++)
+		expect_info(_metadata, l.core[c], c, ASC_EVENT_CORE_AIC, c, 2, 0, 1,
+			    ASC_EVENT_LAUNCH_AIC);
+	launch_end(&l);
+
+	/* Mix, 3 AI cores: AICs 0-2, then AIV s of AI core i is 3 + 2i + s. */
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 3));
+	for (c = 0; c < 3; c++)
+		expect_info(_metadata, l.core[c], c, ASC_EVENT_CORE_AIC, c, 3, 0, 1,
+			    ASC_EVENT_LAUNCH_MIX);
+	for (c = 3; c < 9; c++)
+		expect_info(_metadata, l.core[c], c, ASC_EVENT_CORE_AIV, c - 3, 3,
+			    (c - 3) % 2, 2, ASC_EVENT_LAUNCH_MIX);
+	launch_end(&l);
+}
+
+/* ---- cross-core flags ------------------------------------------------------ */
+
+TEST_F(launch, cross_errors_change_nothing)
+{
+	struct asc_event_cross_set s = { .mode = 0, .pipe = ASC_EVENT_PIPE_V, .flags = 1 };
+	struct asc_event_cross_wait w = { .deadline = NOW, .flags = 1 };
+	int fd = asc_open_or_skip(_metadata);
+	struct launch l;
+
+	ASSERT_EQ(-ENOTCONN, cross_set(fd, 0, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-ENOTCONN, cross_wait(fd, 0, NOW));
+	ASSERT_EQ(-ENOTCONN, sync_all(fd, NOW));
+	close(fd);
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	fd = l.core[0];		/* the AIC */
+	ASSERT_EQ(-EINVAL, cross_set(fd, ASC_EVENT_CROSS_FLAGS, 0, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(-EINVAL, cross_set(fd, 0, 3, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(-EINVAL, cross_set(fd, 0, 0, ASC_EVENT_PIPE_S));
+	ASSERT_EQ(-EINVAL, cross_set(fd, 0, 0, 6)) TH_LOG("PIPE_ALL is no pipe to set on");
+	ASSERT_EQ(-EINVAL, cross_set(fd, 0, 0, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(-EINVAL, cross_set(fd, 0, 1, ASC_EVENT_PIPE_FIX)) TH_LOG("mode 1 is for AIVs");
+	ASSERT_EQ(-EINVAL, asc_ioctl(fd, ASC_EVENT_IOC_CROSS_SET, &s));
+	ASSERT_EQ(-EINVAL, cross_wait(fd, ASC_EVENT_CROSS_FLAGS, NOW));
+	ASSERT_EQ(-EINVAL, asc_ioctl(fd, ASC_EVENT_IOC_CROSS_WAIT, &w));
+	ASSERT_EQ(-EFAULT, asc_ioctl(fd, ASC_EVENT_IOC_CROSS_SET, NULL));
+	ASSERT_EQ(-EFAULT, asc_ioctl(fd, ASC_EVENT_IOC_CROSS_WAIT, NULL));
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(fd, 0, NOW));
+
+	/* Checked mode: the set comes from the thread bound to its pipe. */
+	ASSERT_EQ(0, asc_bind(fd, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(-EPERM, cross_set(fd, 0, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, asc_bind(fd, ASC_EVENT_PIPE_NONE));
+	/* Nothing of it counted on the AIVs. */
+	ASSERT_EQ(0, drain(l.core[1], 0));
+	ASSERT_EQ(0, drain(l.core[2], 0));
+	launch_end(&l);
+
+	/* Modes 1 and 2 exist on a mix launch only. */
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(-EINVAL, cross_set(l.core[0], 0, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EINVAL, cross_set(l.core[0], 0, 2, ASC_EVENT_PIPE_V));
+	launch_end(&l);
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIC, 1));
+	ASSERT_EQ(-EINVAL, cross_set(l.core[0], 0, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, cross_set(l.core[0], 0, 0, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(1, drain(l.core[0], 0));
+	launch_end(&l);
+}
+
+/* Mode 0 on n vector cores: one count on each once the last one issued. */
+static void mode0_on(struct __test_metadata *_metadata, unsigned int n)
+{
+	struct launch l;
+	unsigned int c, round;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, n));
+	for (round = 1; round <= 3; round++) {
+		for (c = 0; c < n; c++) {
+			ASSERT_EQ(0, cross_set(l.core[c], 5, 0, ASC_EVENT_PIPE_MTE3));
+			if (round == 1 && c + 1 < n)
+				ASSERT_EQ(0, drain(l.core[c], 5))
+					TH_LOG("%u of %u cores issued", c + 1, n);
+		}
+	}
+	for (c = 0; c < n; c++)
+		ASSERT_EQ(3, drain(l.core[c], 5)) TH_LOG("core %u", c);
+	launch_end(&l);
+}
+
+TEST_F(launch, mode0_one_core)
+{
+	mode0_on(_metadata, 1);
+}
+
+TEST_F(launch, mode0_two_cores)
+{
+	mode0_on(_metadata, 2);
+}
+
+TEST_F(launch, mode0_eight_cores)
+{
+	mode0_on(_metadata, 8);
+}
+
+/* Mode 0 on a mix launch: the AICs among themselves, the AIVs too. */
+TEST_F(launch, mode0_by_type_on_mix)
+{
+	struct launch l;
+	unsigned int c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	ASSERT_EQ(0, cross_set(l.core[0], 1, 0, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, cross_set(l.core[1], 1, 0, ASC_EVENT_PIPE_MTE1));
+	for (c = 2; c < 6; c++)
+		ASSERT_EQ(0, drain(l.core[c], 1));
+	ASSERT_EQ(1, drain(l.core[0], 1));
+	ASSERT_EQ(1, drain(l.core[1], 1));
+	for (c = 2; c < 6; c++)
+		ASSERT_EQ(0, cross_set(l.core[c], 1, 0, ASC_EVENT_PIPE_V));
+	for (c = 0; c < 6; c++)
+		ASSERT_EQ(c < 2 ? 0 : 1, drain(l.core[c], 1)) TH_LOG("core %u", c);
+	launch_end(&l);
+}
+
+/* Mode 1: the two AIVs of one AI core, and no one else. */
+TEST_F(launch, mode1_pair)
+{
+	struct launch l;
+	unsigned int c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	/* AI core 1: AIVs 4 and 5. */
+	ASSERT_EQ(0, cross_set(l.core[4], 2, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, drain(l.core[5], 2));
+	ASSERT_EQ(0, cross_set(l.core[5], 2, 1, ASC_EVENT_PIPE_MTE3));
+	for (c = 0; c < 6; c++)
+		ASSERT_EQ(c >= 4 ? 1 : 0, drain(l.core[c], 2)) TH_LOG("core %u", c);
+	launch_end(&l);
+}
+
+/* Mode 2: an AIC's set adds one on each of its two AIVs. */
+TEST_F(launch, mode2_aic_to_its_aivs)
+{
+	struct launch l;
+	unsigned int c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	ASSERT_EQ(0, cross_set(l.core[1], 7, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, cross_set(l.core[1], 7, 2, ASC_EVENT_PIPE_FIX));
+	for (c = 0; c < 6; c++)
+		ASSERT_EQ(c >= 4 ? 2 : 0, drain(l.core[c], 7)) TH_LOG("core %u", c);
+	launch_end(&l);
+}
+
+/* Mode 2: both AIVs must set before their AIC gets one. */
+TEST_F(launch, mode2_aivs_to_their_aic)
+{
+	struct launch l;
+	unsigned int c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	ASSERT_EQ(0, cross_set(l.core[2], 3, 2, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[2], 3, 2, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, drain(l.core[0], 3)) TH_LOG("AIV 1 of AI core 0 has not set");
+	ASSERT_EQ(0, cross_set(l.core[3], 3, 2, ASC_EVENT_PIPE_MTE3));
+	ASSERT_EQ(1, drain(l.core[0], 3));
+	ASSERT_EQ(0, cross_set(l.core[3], 3, 2, ASC_EVENT_PIPE_MTE3));
+	for (c = 0; c < 6; c++)
+		ASSERT_EQ(c == 0 ? 1 : 0, drain(l.core[c], 3)) TH_LOG("core %u", c);
+	launch_end(&l);
+}
+
+/* Counters stop at 15, issues waiting for the group too; nothing changes. */
+TEST_F(launch, counter_saturates_at_15)
+{
+	long long overflows = asc_stat_read("err_overflow");
+	struct launch l;
+	int i;
+
+	ASSERT_LE(0, overflows);
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	for (i = 0; i < ASC_EVENT_CROSS_COUNT_MAX; i++)
+		ASSERT_EQ(0, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(-EOVERFLOW, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(overflows + 1, asc_stat_read("err_overflow"));
+	ASSERT_EQ(15, drain(l.core[1], 4));
+	ASSERT_EQ(15, drain(l.core[2], 4));
+	ASSERT_EQ(0, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(1, drain(l.core[1], 4));
+
+	for (i = 0; i < ASC_EVENT_CROSS_COUNT_MAX; i++)
+		ASSERT_EQ(0, cross_set(l.core[1], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EOVERFLOW, cross_set(l.core[1], 6, 1, ASC_EVENT_PIPE_V))
+		TH_LOG("15 issues wait for the other AIV");
+	for (i = 0; i < ASC_EVENT_CROSS_COUNT_MAX; i++)
+		ASSERT_EQ(0, cross_set(l.core[2], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(15, drain(l.core[1], 6));
+	ASSERT_EQ(15, drain(l.core[2], 6));
+	launch_end(&l);
+}
+
+/* A blocked wait takes the count as the set completes. */
+TEST_F(launch, wait_blocks_until_the_group_has_set)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, call_start(&c, l.core[1], ASC_EVENT_PIPE_V, CALL_CROSS_WAIT, 9,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(0, cross_set(l.core[1], 9, 0, ASC_EVENT_PIPE_MTE2));
+	ASSERT_TRUE(call_blocked(&c)) TH_LOG("core 0 has not set yet");
+	ASSERT_EQ(0, cross_set(l.core[0], 9, 0, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(0, drain(l.core[1], 9)) TH_LOG("the waiter took the count");
+	ASSERT_EQ(1, drain(l.core[0], 9));
+	launch_end(&l);
+}
+
+TEST_F(launch, cross_wait_times_out)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 1));
+	ASSERT_EQ(0, call_start(&c, l.core[0], ASC_EVENT_PIPE_NONE, CALL_CROSS_WAIT, 0,
+				asc_deadline_ms(100)));
+	ASSERT_EQ(-ETIMEDOUT, call_join(&c));
+	launch_end(&l);
+}
+
+/* A reset clears the core's counters and issues and cancels its waits. */
+TEST_F(launch, reset_clears_the_core)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, cross_set(l.core[0], 1, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[1], 1, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[0], 2, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, asc_reset(l.core[0], NULL));
+	ASSERT_EQ(0, drain(l.core[0], 1));
+	ASSERT_EQ(1, drain(l.core[1], 1)) TH_LOG("core 1 keeps its count");
+	ASSERT_EQ(0, cross_set(l.core[1], 2, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, drain(l.core[1], 2)) TH_LOG("core 0's issue went with the reset");
+
+	ASSERT_EQ(0, call_start(&c, l.core[1], ASC_EVENT_PIPE_NONE, CALL_CROSS_WAIT, 3,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(0, asc_reset(l.core[1], NULL));
+	ASSERT_EQ(-ECANCELED, call_join(&c));
+	launch_end(&l);
+}
+
+/* A core that leaves: waits that can never end fail with EPIPE. */
+TEST_F(launch, core_gone)
+{
+	long long gone = asc_stat_read("err_core_gone");
+	struct launch l;
+	struct call c;
+
+	ASSERT_LE(0, gone);
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, cross_set(l.core[0], 5, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[1], 5, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, call_start(&c, l.core[1], ASC_EVENT_PIPE_NONE, CALL_CROSS_WAIT, 6,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_EQ(-EPIPE, call_join(&c)) TH_LOG("core 0 can never set flag 6 now");
+	ASSERT_EQ(1, drain(l.core[1], 5)) TH_LOG("what was counted stays");
+	ASSERT_EQ(-EPIPE, cross_wait(l.core[1], 5, NOW));
+	ASSERT_EQ(-EPIPE, cross_wait(l.core[1], 6, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(-EPIPE, cross_set(l.core[1], 6, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(-EPIPE, sync_all(l.core[1], ASC_EVENT_WAIT_FOREVER));
+	/* Each EPIPE counted: the waiter, drain's last wait and the four above. */
+	ASSERT_EQ(gone + 6, asc_stat_read("err_core_gone"));
+	launch_end(&l);
+}
+
+/*
+ * On a mix launch the AIVs of an AI core still have each other; a set for
+ * the AIC that left counts nowhere.
+ */
+TEST_F(launch, aic_gone_aivs_go_on)
+{
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_EQ(0, cross_set(l.core[1], 6, 2, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[2], 6, 2, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, drain(l.core[1], 6));
+	ASSERT_EQ(0, drain(l.core[2], 6));
+	ASSERT_EQ(0, cross_set(l.core[1], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[2], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(1, drain(l.core[1], 6));
+	ASSERT_EQ(1, drain(l.core[2], 6));
+	launch_end(&l);
+}
+
+/* A member that left after issuing: its issue still completes the group. */
+TEST_F(launch, core_gone_after_issuing)
+{
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, cross_set(l.core[0], 8, 0, ASC_EVENT_PIPE_V));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_EQ(0, cross_set(l.core[1], 8, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(1, drain(l.core[1], 8));
+	ASSERT_EQ(-EPIPE, cross_set(l.core[1], 8, 0, ASC_EVENT_PIPE_V));
+	launch_end(&l);
+}
+
+/* ---- SyncAll ---------------------------------------------------------------- */
+
+static void sync_all_on(struct __test_metadata *_metadata, unsigned int kind,
+			unsigned int block_dim)
+{
+	struct call c[MAX_CORES];
+	struct launch l;
+	unsigned int i, round;
+
+	ASSERT_EQ(0, launch_start(&l, kind, block_dim));
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i + 1 < l.ncores; i++) {
+			ASSERT_EQ(0, call_start(&c[i], l.core[i], ASC_EVENT_PIPE_S,
+						CALL_SYNC_ALL, 0, ASC_EVENT_WAIT_FOREVER));
+			ASSERT_TRUE(call_blocked(&c[i]));
+		}
+		ASSERT_EQ(0, sync_all(l.core[l.ncores - 1], ASC_EVENT_WAIT_FOREVER));
+		for (i = 0; i + 1 < l.ncores; i++)
+			ASSERT_EQ(0, call_join(&c[i])) TH_LOG("round %u core %u", round, i);
+	}
+	launch_end(&l);
+}
+
+TEST_F(launch, sync_all_one_core)
+{
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 1));
+	ASSERT_EQ(0, sync_all(l.core[0], NOW));
+	launch_end(&l);
+}
+
+TEST_F(launch, sync_all_eight_vector_cores)
+{
+	sync_all_on(_metadata, ASC_EVENT_LAUNCH_AIV, 8);
+}
+
+TEST_F(launch, sync_all_mix)
+{
+	sync_all_on(_metadata, ASC_EVENT_LAUNCH_MIX, 2);
+}
+
+TEST_F(launch, sync_all_errors)
+{
+	struct asc_event_sync_all s = { .deadline = NOW, .pad = 1 };
+	struct launch l;
+	struct call c, d;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 3));
+	ASSERT_EQ(-EINVAL, asc_ioctl(l.core[0], ASC_EVENT_IOC_SYNC_ALL, &s));
+	ASSERT_EQ(-EFAULT, asc_ioctl(l.core[0], ASC_EVENT_IOC_SYNC_ALL, NULL));
+	ASSERT_EQ(-ETIMEDOUT, sync_all(l.core[0], NOW));
+
+	/* The scalar's, when a thread stands for S. */
+	ASSERT_EQ(0, call_start(&c, l.core[0], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(-EPERM, sync_all(l.core[0], NOW)) TH_LOG("S is bound to another thread");
+
+	/* A SyncAll that fails leaves the core as if it had not come. */
+	ASSERT_EQ(0, call_start(&d, l.core[1], ASC_EVENT_PIPE_NONE, CALL_SYNC_ALL, 0,
+				asc_deadline_ms(100)));
+	ASSERT_EQ(-ETIMEDOUT, call_join(&d));
+	ASSERT_EQ(-ETIMEDOUT, sync_all(l.core[2], NOW)) TH_LOG("core 1 is not there");
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(0, call_start(&d, l.core[1], ASC_EVENT_PIPE_NONE, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&d));
+	ASSERT_EQ(0, sync_all(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&d));
+	ASSERT_EQ(0, call_join(&c));
+	launch_end(&l);
+}
+
+TEST_F(launch, sync_all_busy_core)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, asc_set_unchecked(l.core[0]));
+	ASSERT_EQ(0, call_start(&c, l.core[0], ASC_EVENT_PIPE_NONE, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(-EBUSY, sync_all(l.core[0], NOW));
+	ASSERT_EQ(0, sync_all(l.core[1], NOW));
+	ASSERT_EQ(0, call_join(&c));
+	launch_end(&l);
+}
+
+/* A core that dies while the others wait in SyncAll: they all get EPIPE. */
+TEST_F(launch, sync_all_with_a_dying_core)
+{
+	struct call c[3];
+	struct launch l;
+	int i;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 4));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, call_start(&c[i], l.core[i], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+					ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(call_blocked(&c[i]));
+	}
+	close(l.core[3]);
+	l.core[3] = -1;
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(-EPIPE, call_join(&c[i])) TH_LOG("core %d", i);
+	ASSERT_EQ(-EPIPE, sync_all(l.core[0], NOW));
+	launch_end(&l);
+}
+
+/* ---- deadlocks across cores ------------------------------------------------ */
+
+/*
+ * Two vector cores.  Every pipe of core 0 is bound and waits forever: S in
+ * SyncAll for core 1, V, MTE2 and MTE3 for S_V, S_MTE2 and S_MTE3, MTE1 for
+ * MTE2_MTE1, M for MTE1_M, FIX for M_FIX.  On core 1, S waits for V_S and
+ * V for cross-core flag 0, mode 0, which both cores must set: core 0 never
+ * can, so nobody can ever go on, although core 1's other pipes are free.
+ */
+TEST_F(launch, deadlock_across_cores)
+{
+	static const struct {
+		int core, pipe;
+		enum call_kind kind;
+		__u32 a;
+	} plan[] = {
+		{ 0, ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0 },
+		{ 0, ASC_EVENT_PIPE_V, CALL_WAIT_FLAG, ASC_EVENT_S_V },
+		{ 0, ASC_EVENT_PIPE_MTE2, CALL_WAIT_FLAG, ASC_EVENT_S_MTE2 },
+		{ 0, ASC_EVENT_PIPE_MTE3, CALL_WAIT_FLAG, ASC_EVENT_S_MTE3 },
+		{ 0, ASC_EVENT_PIPE_MTE1, CALL_WAIT_FLAG, ASC_EVENT_MTE2_MTE1 },
+		{ 0, ASC_EVENT_PIPE_M, CALL_WAIT_FLAG, ASC_EVENT_MTE1_M },
+		{ 0, ASC_EVENT_PIPE_FIX, CALL_WAIT_FLAG, ASC_EVENT_M_FIX },
+		{ 1, ASC_EVENT_PIPE_S, CALL_WAIT_FLAG, ASC_EVENT_V_S },
+		{ 1, ASC_EVENT_PIPE_V, CALL_CROSS_WAIT, 0 },
+	};
+	struct call c[ARRAY_SIZE(plan)];
+	unsigned int i, n = ARRAY_SIZE(plan);
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	for (i = 0; i + 1 < n; i++) {
+		ASSERT_EQ(0, call_start(&c[i], l.core[plan[i].core], plan[i].pipe,
+					plan[i].kind, plan[i].a, ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(call_blocked(&c[i])) TH_LOG("plan line %u", i);
+	}
+	/* The last wait closes the cycle: every one of them fails. */
+	ASSERT_EQ(0, call_start(&c[i], l.core[plan[i].core], plan[i].pipe, plan[i].kind,
+				plan[i].a, ASC_EVENT_WAIT_FOREVER));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(-EDEADLK, call_join(&c[i])) TH_LOG("plan line %u", i);
+	launch_end(&l);
+}
+
+/* Part of the same, but with pipes nobody stands for: no deadlock. */
+TEST_F(launch, no_deadlock_while_a_pipe_is_free)
+{
+	struct call s0, v1, s1;
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, call_start(&s0, l.core[0], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, call_start(&s1, l.core[1], ASC_EVENT_PIPE_S, CALL_WAIT_FLAG,
+				ASC_EVENT_V_S, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, call_start(&v1, l.core[1], ASC_EVENT_PIPE_V, CALL_CROSS_WAIT, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s0));
+	ASSERT_TRUE(call_blocked(&s1));
+	ASSERT_TRUE(call_blocked(&v1));
+	/* An unbound thread sets for the pipes nobody stands for. */
+	ASSERT_EQ(0, cross_set(l.core[0], 0, 0, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, cross_set(l.core[1], 0, 0, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, call_join(&v1));
+	/* V's thread has exited: anyone may set V_S for it now. */
+	ASSERT_EQ(0, asc_set(l.core[1], ASC_EVENT_V_S, 0));
+	ASSERT_EQ(0, call_join(&s1));
+	ASSERT_EQ(0, sync_all(l.core[1], NOW));
+	ASSERT_EQ(0, call_join(&s0));
+	launch_end(&l);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the ported kernels of tools/examples/ share (example.c): the
+ * command line, the run on libasc's core runtime, the check of the result
+ * against plain C, and a switch that deletes one sync call.
+ *
+ * Each kernel is written line by line after a public Ascend C or pyasc
+ * kernel.  Its sets and waits go through ex_set() and ex_wait(), each
+ * naming its *site*: the line of the original file it ports ("164", or
+ * "common:81" for a line of another file).  `-l` lists the sites; `-s
+ * SITE` runs the kernel as if the line were deleted (every call of that
+ * site does nothing), and the run must then report a missing sync, a
+ * possible double set or a deadlock (exit status 3).  A run that deletes
+ * nothing and takes none of the example's own options (the defaults the
+ * deletions run with) must call every site at least once, so that each
+ * deletion is one that matters.
+ */
+#ifndef ASC_EXAMPLE_H
+#define ASC_EXAMPLE_H
+
+#include <asc.h>
+
+/**
+ * struct ex_site - a sync call of the original kernel.
+ * @key: the line it ports, what `-s` takes.
+ * @call: the call as the original writes it, for `-l`.
+ */
+struct ex_site {
+	const char *key;
+	const char *call;
+};
+
+/**
+ * struct example - one ported kernel.
+ * @name: the program's name.
+ * @what: one line on what it computes.
+ * @follows: the repository, file, lines (and commit) it follows.
+ * @sites: its sync calls, @nsites of them.
+ * @nsites: how many.
+ * @options: getopt letters of its own options, or NULL.
+ * @options_help: their help lines.
+ * @option: takes one of them; 0, or -1 for a bad argument.
+ * @prepare: makes the inputs and the expected output (plain C); 0 or -1.
+ * @runs: how many times to run @kernel, each run a new core (0 is once);
+ *	ex_run says which run it is.
+ * @kernel: the kernel, run by asc_core_run() with a NULL argument.
+ * @verify: after the runs, 0 when the output is the expected one; else
+ *	prints the first difference and returns -1.
+ * @cleanup: frees what @prepare made, or NULL.
+ */
+struct example {
+	const char *name;
+	const char *what;
+	const char *follows;
+	const struct ex_site *sites;
+	unsigned int nsites;
+	const char *options;
+	const char *options_help;
+	int (*option)(int opt, const char *arg);
+	int (*prepare)(void);
+	unsigned int runs;
+	asc_kernel_fn kernel;
+	int (*verify)(void);
+	void (*cleanup)(void);
+};
+
+/* Which run of the kernel this is, 0 to runs - 1. */
+extern unsigned int ex_run;
+
+/**
+ * ex_set() - set_flag(@event, @id) at site @key, unless it is deleted.
+ * @core: the core.
+ * @key: the site (an ex_site key of the running example).
+ * @event: HardEvent.
+ * @id: event ID.
+ *
+ * Return: what asc_core_set_flag() returns; 0 when the site is deleted.
+ */
+int ex_set(struct asc_core *core, const char *key, int event, int id);
+
+/**
+ * ex_wait() - wait_flag(@event, @id) at site @key, unless it is deleted.
+ * @core: the core.
+ * @key: the site.
+ * @event: HardEvent.
+ * @id: event ID.
+ *
+ * Return: what asc_core_wait_flag() returns; 0 when the site is deleted.
+ */
+int ex_wait(struct asc_core *core, const char *key, int event, int id);
+
+/**
+ * ex_main() - the program: options, device, prepare, run, verify.
+ * @ex: the example.
+ * @argc: from main().
+ * @argv: from main().
+ *
+ * Return: the exit status: 0 verified; 1 error or wrong result; 2 bad
+ * usage; 3 the run reported a missing sync, a possible double set or a
+ * deadlock; 4 no device.
+ */
+int ex_main(const struct example *ex, int argc, char **argv);
+
+#endif /* ASC_EXAMPLE_H */
