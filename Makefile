@@ -6,6 +6,7 @@
 #   make run      set-up, build, the vadd demo in a QEMU guest and its timeline
 #   make check    set-up, build checks, library tests and selftests in the guest
 #   make check-all the same on every test kernel, plus the long tests
+#   make mutate   mutation testing: the selftests against small driver bugs
 #   make install  the module for KERNEL_RELEASE, libasc, ascctl, the udev
 #                 rule and group, man pages and examples (PREFIX, DESTDIR)
 #   make install-dkms  the same, the module through DKMS for every kernel
@@ -21,15 +22,20 @@ KERNEL ?= 6.1
 # The package version: libasc, the module, the install; written only here.
 VERSION := 0.3.0
 ifeq ($(origin KERNEL_RELEASE),undefined)
-KERNEL_RELEASE = $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-release)
-KDIR ?= $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir)
+# Asked of the runner once, when first needed (each answer costs a Python
+# start): targets that need no kernel never ask.
+KERNEL_RELEASE = $(eval KERNEL_RELEASE := $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) \
+	--print-release))$(KERNEL_RELEASE)
+ifeq ($(origin KDIR),undefined)
+KDIR = $(eval KDIR := $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir))$(KDIR)
+endif
 else
 KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
 endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
 .PHONY: all deps deps-all module module-clean module-locked module-clean-locked lib tools selftests man
-.PHONY: check check-all run clean install install-dkms install-common uninstall
+.PHONY: check check-all mutate run clean install install-dkms install-common uninstall
 
 all: module lib tools selftests man
 
@@ -138,6 +144,13 @@ check: deps
 
 check-all: deps-all
 	@$(TOP)/tools/asc-check --all
+
+# Each mutant of tools/mutants.txt, a small bug put into a copy of the
+# driver, must make a selftest fail (Documentation/reliability.rst); not
+# part of check or check-all.  MUTATE_ARGS passes options, such as
+# MUTATE_ARGS="-k -j2" or a mutant's name.
+mutate: deps
+	@$(TOP)/tools/asc-mutate --kernel $(KERNEL) $(MUTATE_ARGS)
 
 # The demo, then the demo again under `ascctl trace` (8 tiles, so that the
 # picture stays readable): its timeline lands in build/timeline/.

@@ -630,6 +630,18 @@ struct asc_core_attr {
  * its instruction number (1, 2, ... counting every asc_core_*() call of
  * the kernel but asc_core_pipe()), its pipe and the error.
  *
+ * When the environment variable ASC_TRACE_MARKER names a file (read with
+ * secure_getenv() when the run starts; ascctl trace sets it to the
+ * trace_marker of its tracefs instance), the pipe that runs a work item
+ * writes a line to it just before and one just after, each in one
+ * write(2): "asc_span begin core=TID.RUN pipe=PIPE n=N name=NAME" and
+ * "asc_span end core=TID.RUN pipe=PIPE n=N", where TID is the calling
+ * thread, RUN counts the process's runs from 1, N is the item's
+ * instruction number and NAME its @what (see asc_core_issue()), at most
+ * 64 bytes, control characters as '?'.  A marker that is neither a
+ * regular file nor a character device, cannot be opened, or fails a
+ * write is ignored from then on; it never fails the kernel.
+ *
  * Return: 0 when the kernel ran to its end without an error, or -1 with
  * errno set: EINVAL for a NULL @kernel or an @attr with both @unchecked
  * and @strict_ids; the errors of asc_pipe_open(); ENOTTY when the driver
@@ -647,7 +659,8 @@ int asc_core_run(asc_kernel_fn kernel, void *arg,
  * @pipe_id: the ASC_PIPE_* pipe that runs it.
  * @fn: the work.
  * @arg: passed to @fn.
- * @what: what it is, for the report (copied), or NULL for "work".
+ * @what: what it is, for the report and the trace marker (copied), or
+ *	NULL for "work".
  * @acc: the buffers it reads and writes, @nacc of them (copied).
  * @nacc: how many; 0 with a NULL @acc.
  *

@@ -31,6 +31,11 @@
  * waits on S with a deadline, in slices, so that it notices an error
  * recorded between its check and its wait.
  *
+ * With a trace marker (ASC_TRACE_MARKER, marker.c), whoever runs a work
+ * item, a pipe's thread or the scalar for S, writes a line to it just
+ * before and just after: the item carries its name for that, copied when
+ * it is issued, only then.
+ *
  * Locking: @lock protects the lanes' queues and counters, @stopping and
  * the report; @err is written under it and read without it by the scalar
  * (atomically).  The detector, @seq and @pipe's bookkeeping are the
@@ -73,12 +78,16 @@ enum core_kind {
 	CORE_TICKET,
 };
 
-/* One instruction in a pipe's queue; @pos is the detector's position. */
+/*
+ * One instruction in a pipe's queue; @pos is the detector's position,
+ * @name the work's name for the trace marker (NULL without one).
+ */
 struct core_item {
 	enum core_kind kind;
 	uint32_t pos;
 	asc_work_fn fn;
 	void *arg;
+	char *name;
 	uint64_t ticket;
 	unsigned long seq;
 	int event;
@@ -135,6 +144,7 @@ struct core_lane {
  * @stopping: the kernel is over; the pipe threads exit once idle.
  * @err: the first error (an errno), 0 while there is none.
  * @report: its report.
+ * @marker: the trace marker, written by whoever runs a work item.
  * @lane: the pipes; lane[CORE_S] has no thread.
  */
 struct asc_core {
@@ -151,6 +161,7 @@ struct asc_core {
 	bool stopping;
 	int err;
 	char *report;
+	struct asc_marker marker;
 	struct core_lane lane[CORE_LANES];
 };
 
@@ -252,6 +263,17 @@ static int core_enter(struct asc_core *c)
 	return 0;
 }
 
+/* Run work item @it on @pipe_id, between its two lines of the marker. */
+static void core_work(struct asc_core *c, int pipe_id,
+		      const struct core_item *it)
+{
+	if (it->name)
+		asc_marker_work(&c->marker, true, pipe_id, it->seq, it->name);
+	it->fn(it->arg);
+	if (it->name)
+		asc_marker_work(&c->marker, false, pipe_id, it->seq, it->name);
+}
+
 /*
  * Run one instruction a pipe took: work cannot fail; a set or wait the
  * driver refuses is the run's error.
@@ -260,7 +282,7 @@ static void core_lane_run(struct asc_core *c, const struct core_lane *l,
 			  const struct core_item *it)
 {
 	if (it->kind == CORE_WORK) {
-		it->fn(it->arg);
+		core_work(c, l->pipe_id, it);
 		return;
 	}
 	/* A signal leaves the ticket at the head of the queue: run it again. */
@@ -318,6 +340,7 @@ static void *core_lane_main(void *arg)
 
 		if (!skip)
 			core_lane_run(c, l, &it);
+		free(it.name);
 
 		pthread_mutex_lock(&c->lock);
 		if (it.kind == CORE_TICKET) {
@@ -522,11 +545,18 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, acc, nacc);
 	if (pos < 0)
 		return core_hb_fail(c, "the detector");
+	if (c->marker.fd >= 0)
+		it.name = asc_marker_name(what);
 	if (lane == CORE_S) {
-		fn(arg);
+		core_work(c, pipe_id, &it);
+		free(it.name);
 		return 0;
 	}
-	return core_enqueue(c, lane, &it, pos);
+	if (core_enqueue(c, lane, &it, pos)) {
+		free(it.name);
+		return -1;
+	}
+	return 0;
 }
 
 static int core_flag(struct asc_core *c, bool set, int event, int id)
@@ -703,6 +733,7 @@ static struct asc_core *core_new(void)
 		free(c);
 		return NULL;
 	}
+	c->marker.fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->progress, NULL);
 	for (i = 0; i < CORE_LANES; i++) {
@@ -730,6 +761,7 @@ static void core_free(struct asc_core *c)
 		free(c->lane[i].q);
 	}
 	asc_pipe_close(c->pipe);
+	asc_marker_close(&c->marker);
 	asc_hb_free(c->hb);
 	pthread_cond_destroy(&c->progress);
 	pthread_mutex_destroy(&c->lock);
@@ -749,6 +781,7 @@ static int core_setup(struct asc_core *c, const struct asc_core_attr *attr)
 		mode |= ASC_MODE_STRICT_IDS;
 
 	c->scalar = pthread_self();
+	asc_marker_open(&c->marker);
 	c->pipe = asc_pipe_open(dev);
 	if (!c->pipe)
 		return core_call_fail(c, errno, "asc_pipe_open(%s)",

@@ -76,4 +76,35 @@ void asc_report_add(struct asc_report *r, const char *fmt, ...)
 char *asc_report_take(struct asc_report *r);
 void asc_report_free(struct asc_report *r);
 
+/*
+ * struct asc_marker - the core runtime's trace marker (marker.c): the
+ * file named by ASC_TRACE_MARKER, where the pipes write a line before and
+ * after each work item they run.
+ * @fd: the marker, open for writing; -1 when there is none.
+ * @failed: a write failed, nothing more is written (set by any pipe's
+ *	thread, atomically).
+ * @core: "<tid>.<run>" of the run, in every line.
+ *
+ * asc_marker_open() opens the marker when the environment names one
+ * (secure_getenv()), a regular file or a character device; any failure
+ * leaves @fd at -1, silently.  asc_marker_name() is the name a line
+ * gives @what (NULL: "work"): at most ASC_MARKER_NAME_MAX bytes, control
+ * characters as '?', malloc()ed, NULL when out of memory.
+ * asc_marker_work() writes the line before (@begin) or after work item
+ * @n on @pipe_id, in one write(2), preserving errno; it never fails.
+ */
+#define ASC_MARKER_NAME_MAX	64
+
+struct asc_marker {
+	int fd;
+	int failed;
+	char core[24];
+};
+
+void asc_marker_open(struct asc_marker *m);
+void asc_marker_close(struct asc_marker *m);
+char *asc_marker_name(const char *what);
+void asc_marker_work(struct asc_marker *m, bool begin, int pipe_id,
+		     unsigned long n, const char *name);
+
 #endif /* __LIBASC_INTERNAL_H__ */

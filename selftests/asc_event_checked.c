@@ -3,7 +3,8 @@
  * asc_event selftests: pipe bindings and checked mode.
  *
  * BIND_PIPE: one live thread per pipe per TPipe (-EBUSY for a second),
- * taken over once the bound thread has exited, moved by a re-bind, dropped
+ * taken over once the bound thread has exited (a process's main thread
+ * too, while the rest of the process lives on), moved by a re-bind, dropped
  * by ASC_EVENT_PIPE_NONE, kept over RESET, -EINVAL for anything but the seven
  * pipes.  Bindings belong to a (TPipe, thread) pair.
  *
@@ -373,6 +374,91 @@ TEST_F(checked, takeover_after_process_exit)
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_S));
 	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_S, 0);
+	close(go[0]);
+	close(go[1]);
+	close(res[0]);
+	close(res[1]);
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
+/* The state letter of thread @tid of this process ('Z' for a zombie), or 0. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Pipes of the child of takeover_after_main_thread_exit. */
+static int leader_res = -1, leader_go = -1;
+
+/* Outlive the main thread: report once it is a zombie, then wait for "go". */
+static void *outlive_main_thread(void *arg)
+{
+	char c = 1;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < 500 && thread_state(getpid()) != 'Z'; i++)
+		asc_sleep_ms(10);
+	if (thread_state(getpid()) == 'Z')
+		c = 0;
+	if (write(leader_res, &c, 1) != 1 || read(leader_go, &c, 1) != 1)
+		_exit(2);
+	_exit(0);
+}
+
+/*
+ * A main thread that has exited while its process lives on (a zombie until
+ * the last thread exits) has exited too: its pipe can be taken over.
+ */
+TEST_F(checked, takeover_after_main_thread_exit)
+{
+	int go[2], res[2], status;
+	pthread_t t;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(res));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* Only the test's ends: "go" reads EOF if the test fails. */
+		close(go[1]);
+		close(res[0]);
+		leader_res = res[1];
+		leader_go = go[0];
+		c = (char)-asc_bind(self->fd, ASC_EVENT_PIPE_M);
+		if (write(res[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		if (pthread_create(&t, NULL, outlive_main_thread, NULL))
+			_exit(3);
+		pthread_exit(NULL);
+	}
+	ASSERT_EQ(1, read(res[0], &c, 1));
+	ASSERT_EQ(0, c) TH_LOG("the child's bind returned %d", -c);
+	ASSERT_EQ(-EBUSY, W_BIND(&self->w[0], ASC_EVENT_PIPE_M));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(1, read(res[0], &c, 1));
+	ASSERT_EQ(0, c) TH_LOG("the child's main thread did not become a zombie");
+	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_M));
+	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_M, 0);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
 	close(go[0]);
 	close(go[1]);
 	close(res[0]);
@@ -838,8 +924,10 @@ TEST_F(checked, refused_wait_keeps_flag_across_modes)
 	ASSERT_EQ(-ENOENT, W_WAIT(v, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_wait(self->fd, EV, hand, 0));
 	ASSERT_EQ(-ENOENT, asc_set(self->fd, EV, hand));
-	/* The mode changes once V is unmanned. */
+	/* The mode, strict IDs included, changes once V is unmanned. */
 	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, 0));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, ASC_EVENT_MODE_CHECKED));
+	ASSERT_EQ(STRICT, asc_get_mode(self->fd));
 	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
 	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, hand));

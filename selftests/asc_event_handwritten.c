@@ -181,6 +181,21 @@ TEST_F(handwritten, strict_refuses_the_id)
 	ASSERT_RESET(self->fd, 1, 0);
 }
 
+/*
+ * Strict IDs: nothing collides, not even the flag a hand-written set left
+ * before the mode changed.
+ */
+TEST_F(handwritten, strict_never_collides)
+{
+	ASSERT_EQ(0, W_SET(&self->mte2, EV, 0));
+	ASSERT_EQ(0, W_BIND(&self->mte2, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(&self->v, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
+	ASSERT_EQ(0, asc_alloc(self->fd, EV)) TH_LOG("strict IDs: no EADDRINUSE");
+	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
+	ASSERT_RESET(self->fd, 1, 0);
+}
+
 /* Checked mode off: no collision check (the hardware's own behaviour). */
 TEST_F(handwritten, unchecked_no_collision_check)
 {

@@ -257,6 +257,49 @@ TEST_F(issue, reset_drops_tickets)
 	ASSERT_RESET(self->fd, 1, 0);
 }
 
+/*
+ * A wait that a reset cancels takes only its own ticket with it: the
+ * scalar's next tickets, issued after the reset but before the canceled
+ * wait has returned, stay.  The main thread runs as SCHED_FIFO on the CPU
+ * of V's thread, so that V's woken thread cannot run before it has issued.
+ */
+TEST_F(issue, canceled_wait_leaves_the_next_ticket)
+{
+	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
+	cpu_set_t cpu, saved;
+	long long set, wait;
+	int ret;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
+	CPU_ZERO(&cpu);
+	CPU_SET(sched_getcpu(), &cpu);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu), &cpu));
+	ASSERT_EQ(0, sched_setaffinity(atomic_load(&self->v.tid), sizeof(cpu), &cpu));
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	wait = asc_issue(self->fd, ASC_EVENT_OP_WAIT, EV, 0);
+	ASSERT_EQ(0, W_EXEC_POST(&self->v, wait, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(asc_worker_blocked(&self->v, BLOCK_MS));
+	ret = pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo);
+	if (ret == EPERM)
+		SKIP(return, "%s: no SCHED_FIFO here", _metadata->name);
+	ASSERT_EQ(0, ret);
+	ret = asc_reset(self->fd, NULL);
+	if (!ret)
+		ret = asc_alloc(self->fd, EV);
+	set = asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0);
+	wait = asc_issue(self->fd, ASC_EVENT_OP_WAIT, EV, 0);
+	ASSERT_EQ(0, pthread_setschedparam(pthread_self(), SCHED_OTHER, &other));
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(saved), &saved));
+	ASSERT_EQ(0, ret);
+	ASSERT_LT(0, set);
+	ASSERT_LT(0, wait);
+	ASSERT_EQ(-ECANCELED, asc_worker_result(&self->v, BLOCK_MS));
+	ASSERT_EQ(0, W_EXEC(&self->mte2, set));
+	ASSERT_EQ(0, W_EXEC(&self->v, wait)) TH_LOG("the wait issued after the reset is gone");
+	ASSERT_RESET(self->fd, 1, 0);
+}
+
 /* Waits run from tickets take part in deadlock detection. */
 TEST_F(issue, executed_waits_deadlock)
 {

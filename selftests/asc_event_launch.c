@@ -326,6 +326,30 @@ TEST_F(launch, join_errors)
 	close(fd);
 }
 
+/* ASC_EVENT_CORE_ANY: the lowest core nobody has joined. */
+TEST_F(launch, join_any_takes_the_lowest_free_core)
+{
+	struct asc_event_core_info info;
+	int fd[3], lfd, i;
+
+	lfd = launch_new(ASC_EVENT_LAUNCH_AIV, 4);
+	ASSERT_LE(0, lfd);
+	for (i = 0; i < 3; i++) {
+		fd[i] = asc_open();
+		ASSERT_LE(0, fd[i]);
+	}
+	ASSERT_EQ(0, join(fd[0], lfd, 1));
+	ASSERT_EQ(0, join(fd[1], lfd, ASC_EVENT_CORE_ANY));
+	ASSERT_EQ(0, core_info(fd[1], &info));
+	ASSERT_EQ(0U, info.core);
+	ASSERT_EQ(0, join(fd[2], lfd, ASC_EVENT_CORE_ANY));
+	ASSERT_EQ(0, core_info(fd[2], &info));
+	ASSERT_EQ(2U, info.core);
+	for (i = 0; i < 3; i++)
+		close(fd[i]);
+	close(lfd);
+}
+
 /* A task waiting on the TPipe: it cannot become a core now. */
 TEST_F(launch, join_refused_while_waiting)
 {
@@ -464,6 +488,30 @@ TEST_F(launch, cross_errors_change_nothing)
 	launch_end(&l);
 }
 
+/*
+ * Checked mode: while a live thread stands for a pipe, a cross-core set on
+ * that pipe is its alone; an unbound thread may set on the pipes nobody
+ * stands for.
+ */
+TEST_F(launch, cross_set_of_an_owned_pipe)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 1));
+	ASSERT_EQ(0, call_start(&c, l.core[0], ASC_EVENT_PIPE_V, CALL_CROSS_WAIT, 1,
+				asc_deadline_ms(BLOCK_MS)));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(-EPERM, cross_set(l.core[0], 0, 0, ASC_EVENT_PIPE_V)) TH_LOG("V is owned");
+	ASSERT_EQ(0, cross_set(l.core[0], 1, 0, ASC_EVENT_PIPE_MTE3)) TH_LOG("MTE3 is not");
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(0, drain(l.core[0], 0)) TH_LOG("the refused set counted nowhere");
+	/* V's thread has exited: anyone may set on V again. */
+	ASSERT_EQ(0, cross_set(l.core[0], 0, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(1, drain(l.core[0], 0));
+	launch_end(&l);
+}
+
 /* Mode 0 on n vector cores: one count on each once the last one issued. */
 static void mode0_on(struct __test_metadata *_metadata, unsigned int n)
 {
@@ -596,6 +644,23 @@ TEST_F(launch, counter_saturates_at_15)
 	launch_end(&l);
 }
 
+/* A set that would take its second target past 15 changes neither target. */
+TEST_F(launch, overflow_of_one_target_changes_nothing)
+{
+	struct launch l;
+	int i;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	for (i = 0; i < ASC_EVENT_CROSS_COUNT_MAX; i++)
+		ASSERT_EQ(0, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, cross_wait(l.core[1], 4, NOW));
+	ASSERT_EQ(-EOVERFLOW, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX))
+		TH_LOG("AIV 1's counter is at 15, AIV 0's at 14");
+	ASSERT_EQ(14, drain(l.core[1], 4)) TH_LOG("AIV 0's counter untouched");
+	ASSERT_EQ(15, drain(l.core[2], 4));
+	launch_end(&l);
+}
+
 /* A blocked wait takes the count as the set completes. */
 TEST_F(launch, wait_blocks_until_the_group_has_set)
 {
@@ -700,6 +765,29 @@ TEST_F(launch, aic_gone_aivs_go_on)
 	launch_end(&l);
 }
 
+/*
+ * A core that leaves fails only the waits nothing can count on any more: a
+ * wait of an AIV stays, since its pair may still set in mode 1.
+ */
+TEST_F(launch, leave_spares_waits_that_may_still_end)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	ASSERT_EQ(0, call_start(&c, l.core[1], ASC_EVENT_PIPE_NONE, CALL_CROSS_WAIT, 6,
+				asc_deadline_ms(2 * BLOCK_MS)));
+	ASSERT_TRUE(call_blocked(&c));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_TRUE(call_blocked(&c)) TH_LOG("the AIVs may still set flag 6 in mode 1");
+	ASSERT_EQ(0, cross_set(l.core[1], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[2], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(1, drain(l.core[2], 6));
+	launch_end(&l);
+}
+
 /* A member that left after issuing: its issue still completes the group. */
 TEST_F(launch, core_gone_after_issuing)
 {
@@ -709,6 +797,7 @@ TEST_F(launch, core_gone_after_issuing)
 	ASSERT_EQ(0, cross_set(l.core[0], 8, 0, ASC_EVENT_PIPE_V));
 	close(l.core[0]);
 	l.core[0] = -1;
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(l.core[1], 8, NOW)) TH_LOG("core 1 may still set");
 	ASSERT_EQ(0, cross_set(l.core[1], 8, 0, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(1, drain(l.core[1], 8));
 	ASSERT_EQ(-EPIPE, cross_set(l.core[1], 8, 0, ASC_EVENT_PIPE_V));
@@ -773,6 +862,8 @@ TEST_F(launch, sync_all_errors)
 				ASC_EVENT_WAIT_FOREVER));
 	ASSERT_TRUE(call_blocked(&c));
 	ASSERT_EQ(-EPERM, sync_all(l.core[0], NOW)) TH_LOG("S is bound to another thread");
+	ASSERT_EQ(0, call_start(&d, l.core[0], ASC_EVENT_PIPE_V, CALL_SYNC_ALL, 0, NOW));
+	ASSERT_EQ(-EPERM, call_join(&d)) TH_LOG("nor may a thread bound to V");
 
 	/* A SyncAll that fails leaves the core as if it had not come. */
 	ASSERT_EQ(0, call_start(&d, l.core[1], ASC_EVENT_PIPE_NONE, CALL_SYNC_ALL, 0,
@@ -786,6 +877,36 @@ TEST_F(launch, sync_all_errors)
 	ASSERT_EQ(0, sync_all(l.core[2], NOW));
 	ASSERT_EQ(0, call_join(&d));
 	ASSERT_EQ(0, call_join(&c));
+	launch_end(&l);
+}
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+}
+
+/* A SyncAll that a signal interrupts leaves the core as if it had not come. */
+TEST_F(launch, sync_all_interrupted_leaves_the_core)
+{
+	struct sigaction sa = { .sa_handler = on_sigusr1 }, old;
+	struct launch l;
+	struct call c;
+
+	/* No SA_RESTART: the interrupted SyncAll returns EINTR. */
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, &old));
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, call_start(&c, l.core[0], ASC_EVENT_PIPE_NONE, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(0, pthread_kill(c.thread, SIGUSR1));
+	ASSERT_EQ(-EINTR, call_join(&c));
+	ASSERT_EQ(-ETIMEDOUT, sync_all(l.core[1], NOW)) TH_LOG("core 0 is not there any more");
+	ASSERT_EQ(0, call_start(&c, l.core[0], ASC_EVENT_PIPE_NONE, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(0, sync_all(l.core[1], NOW));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(0, sigaction(SIGUSR1, &old, NULL));
 	launch_end(&l);
 }
 
@@ -987,6 +1108,69 @@ TEST_F(launch, deadlock_across_cores)
 				plan[i].a, ASC_EVENT_WAIT_FOREVER));
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(-EDEADLK, call_join(&c[i])) TH_LOG("plan line %u", i);
+	launch_end(&l);
+}
+
+/*
+ * One vector core whose every pipe but S is bound and waits forever: V for
+ * cross-core flag 0, which only a pipe other than S of this core can set,
+ * the others for flags V or each other must set.  S is free, but the
+ * scalar issues no cross-core set: a deadlock.
+ */
+TEST_F(launch, deadlock_with_the_scalar_free)
+{
+	static const struct {
+		int pipe;
+		enum call_kind kind;
+		__u32 a;
+	} plan[] = {
+		{ ASC_EVENT_PIPE_M, CALL_WAIT_FLAG, ASC_EVENT_MTE1_M },
+		{ ASC_EVENT_PIPE_MTE1, CALL_WAIT_FLAG, ASC_EVENT_MTE2_MTE1 },
+		{ ASC_EVENT_PIPE_MTE2, CALL_WAIT_FLAG, ASC_EVENT_V_MTE2 },
+		{ ASC_EVENT_PIPE_MTE3, CALL_WAIT_FLAG, ASC_EVENT_V_MTE3 },
+		{ ASC_EVENT_PIPE_FIX, CALL_WAIT_FLAG, ASC_EVENT_M_FIX },
+		{ ASC_EVENT_PIPE_V, CALL_CROSS_WAIT, 0 },
+	};
+	struct call c[ARRAY_SIZE(plan)];
+	unsigned int i, n = ARRAY_SIZE(plan);
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 1));
+	for (i = 0; i + 1 < n; i++) {
+		ASSERT_EQ(0, call_start(&c[i], l.core[0], plan[i].pipe, plan[i].kind,
+					plan[i].a, ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(call_blocked(&c[i])) TH_LOG("plan line %u", i);
+	}
+	ASSERT_EQ(0, call_start(&c[i], l.core[0], plan[i].pipe, plan[i].kind, plan[i].a,
+				ASC_EVENT_WAIT_FOREVER));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(-EDEADLK, call_join(&c[i])) TH_LOG("plan line %u", i);
+	launch_end(&l);
+}
+
+/*
+ * Deadlock detection is checked mode's: the forever SyncAll of a bound S on
+ * a core with checked mode off takes no part in it, while the S of a
+ * checked core waits forever too, for a flag an unbound thread sets later.
+ */
+TEST_F(launch, unchecked_core_takes_no_part_in_detection)
+{
+	struct call s0, s1;
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 2));
+	ASSERT_EQ(0, asc_set_unchecked(l.core[1]));
+	ASSERT_EQ(0, call_start(&s0, l.core[0], ASC_EVENT_PIPE_S, CALL_WAIT_FLAG,
+				ASC_EVENT_V_S, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s0));
+	ASSERT_EQ(0, call_start(&s1, l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s1));
+	ASSERT_EQ(0, asc_set(l.core[0], ASC_EVENT_V_S, 0)) TH_LOG("nobody stands for V");
+	ASSERT_EQ(0, call_join(&s0));
+	/* S's thread has exited: the main thread may run core 0's SyncAll. */
+	ASSERT_EQ(0, sync_all(l.core[0], NOW));
+	ASSERT_EQ(0, call_join(&s1));
 	launch_end(&l);
 }
 

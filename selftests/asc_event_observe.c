@@ -400,7 +400,17 @@ TEST_F(observe, debugfs_content)
 		 "waiters: none\nissued: none\nlaunch: none\n", head, self->ids, vt, m2t);
 	check_debugfs(_metadata, self->serial, exp);
 
-	/* RESET forgets IDs, flags and fetches; bindings stay. */
+	/* Issued instructions, per pipe: a set on MTE2, two waits on FIX. */
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0));
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_WAIT, ASC_EVENT_MTE2_FIX, 0));
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_WAIT, ASC_EVENT_FIX_FIX, 0));
+	snprintf(exp, sizeof(exp),
+		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
+		 "allocated: MTE2_V:0,1 V_MTE2:0,1\nfetched: V_MTE3:0\nset: MTE2_V:1\n"
+		 "waiters: none\nissued: MTE2=1 FIX=2\nlaunch: none\n", head, self->ids, vt, m2t);
+	check_debugfs(_metadata, self->serial, exp);
+
+	/* RESET forgets IDs, flags, fetches and tickets; bindings stay. */
 	ASSERT_RESET(self->fd, 4, 1);
 	snprintf(exp, sizeof(exp),
 		 "%smode: unchecked\nevent_ids: %d\npipes: V=%d MTE2=%d\n"
@@ -722,6 +732,57 @@ TEST_F_TIMEOUT(observe, tracepoints, 60)
 	ns = waited_ns(asc_text_str(&got), "event=MTE2_V id=1 ret=0 ");
 	ASSERT_LE(40LL * 1000 * 1000, ns) TH_LOG("forever wait woken after 50 ms: waited_ns=%lld",
 						 ns);
+	asc_text_free(&trace);
+	asc_text_free(&got);
+	free(t);
+}
+
+/*
+ * Every HardEvent by its whole name, the longest ones (MTE2_MTE1 and the
+ * five others of nine characters) included: an alloc and a release of
+ * each.
+ */
+TEST_F_TIMEOUT(observe, tracepoints_name_every_event, 60)
+{
+	struct asc_text trace = { 0 }, got = { 0 };
+	struct trace_want *t = calloc(1, sizeof(*t));
+	const char *root = tracefs();
+	char path[512];
+	int n = self->serial, e;
+
+	ASSERT_TRUE(t != NULL);
+	if (!root)
+		SKIP(return, "%s: no tracefs in this kernel", _metadata->name);
+	if (n <= 0)
+		SKIP(return, "%s: no debugfs to tell the TPipe's serial", _metadata->name);
+	snprintf(self->instance, sizeof(self->instance), "%s/instances/asc_event_names_%d",
+		 root, getpid());
+	ASSERT_EQ(0, mkdir(self->instance, 0755)) {
+		self->instance[0] = '\0';
+		TH_LOG("mkdir %s/instances/...: %s", root, strerror(errno));
+	}
+	snprintf(path, sizeof(path), "%s/trace_clock", self->instance);
+	ASSERT_EQ(0, asc_write_file(path, "global"));
+	snprintf(path, sizeof(path), "%s/events/asc_event/enable", self->instance);
+	ASSERT_EQ(0, asc_write_file(path, "1"));
+	snprintf(path, sizeof(path), "%s/tracing_on", self->instance);
+	ASSERT_EQ(0, asc_write_file(path, "1"));
+
+	for (e = 0; e < ASC_NR_EVENTS; e++) {
+		ASSERT_EQ(0, asc_alloc(self->fd, e));
+		want(t, 0, "asc_event_alloc: tpipe=%d pipe=- event=%s id=0 ret=0", n,
+		     asc_event_name(e));
+		ASSERT_EQ(0, asc_release(self->fd, e, 0));
+		want(t, 0, "asc_event_release: tpipe=%d pipe=- event=%s id=0 ret=0", n,
+		     asc_event_name(e));
+	}
+
+	snprintf(path, sizeof(path), "%s/events/asc_event/enable", self->instance);
+	ASSERT_EQ(0, asc_write_file(path, "0"));
+	snprintf(path, sizeof(path), "%s/trace", self->instance);
+	ASSERT_EQ(0, asc_read_file(path, &trace));
+	trace_lines(asc_text_str(&trace), n, &got);
+	check_trace(_metadata, t, asc_text_str(&got));
 	asc_text_free(&trace);
 	asc_text_free(&got);
 	free(t);

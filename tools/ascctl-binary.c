@@ -9,13 +9,17 @@
  * are read by name (tpipe, id, ret, pipe, event, forever, waited_ns,
  * ids_held, flags_pending, ids, flags, at_close), never from printed text.
  * The task is the record's common_pid, its comm what the kernel's
- * saved_cmdlines (or the trace.dat copy of it) says.
+ * saved_cmdlines (or the trace.dat copy of it) says.  An ftrace print
+ * event (a write to trace_marker) is read the same way, its text from the
+ * field buf, a char array to the end of the record, and is kept when it
+ * is a span line of libasc's core runtime (ascctl-spans.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <event-parse.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <trace-cmd.h>
 #include <unistd.h>
@@ -79,6 +83,44 @@ static void field_str(struct tep_event *event, struct tep_record *record, const 
 	out[len] = '\0';
 }
 
+/*
+ * The text of a print event: field buf, "char buf[]" (size 0: to the end
+ * of the record).  NULL when it has none.
+ */
+static const char *print_buf(struct tep_event *event, struct tep_record *record, size_t *len)
+{
+	struct tep_format_field *field = tep_find_field(event, "buf");
+
+	if (!field || !(field->flags & TEP_FIELD_IS_ARRAY) || field->offset < 0 ||
+	    field->offset > record->size)
+		return NULL;
+	*len = field->size > 0 && field->size < record->size - field->offset ?
+	       (size_t)field->size : (size_t)(record->size - field->offset);
+	return (const char *)record->data + field->offset;
+}
+
+/* A print event: a span line, or not ours. */
+static int span_from_tep(struct tep_handle *tep, struct tep_event *event,
+			 struct tep_record *record, struct asc_rec *rec)
+{
+	const char *buf;
+	size_t len;
+	int err;
+
+	buf = print_buf(event, record, &len);
+	if (!buf)
+		return -1;
+	memset(rec, 0, sizeof(*rec));
+	rec->id = -1;
+	err = asc_span_parse(buf, len, rec);
+	if (err)
+		return err;
+	rec->ts = record->ts;
+	rec->tid = tep_data_pid(tep, record);
+	snprintf(rec->comm, sizeof(rec->comm), "%s", tep_data_comm_from_pid(tep, rec->tid));
+	return 0;
+}
+
 /**
  * asc_rec_from_tep() - an asc_event record of the ring buffer, by field name.
  * @tep: the event formats and the comms of the trace.
@@ -86,8 +128,10 @@ static void field_str(struct tep_event *event, struct tep_record *record, const 
  * @record: the record.
  * @rec: where it goes.
  *
- * Return: 0; -1 when the record is not one of the asc_event tracepoints
- * ascctl knows, or has no tpipe field.
+ * Return: 0; -1 when the record is neither one of the asc_event
+ * tracepoints ascctl knows (with a tpipe field) nor a span line;
+ * %ASC_PARSE_MALFORMED for a print event that starts as a span line but
+ * is not one (see asc_span_parse()).
  */
 int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 		     struct tep_record *record, struct asc_rec *rec)
@@ -97,6 +141,8 @@ int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 	unsigned int at_close = 0;
 	int kind;
 
+	if (event && !strcmp(event->system, "ftrace") && !strcmp(event->name, "print"))
+		return span_from_tep(tep, event, record, rec);
 	if (!event || strcmp(event->system, "asc_event") ||
 	    strncmp(event->name, "asc_event_", prefix))
 		return -1;
@@ -177,11 +223,18 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *record, 
 	if (record->missed_events > 0)
 		ctx->tr->lost += record->missed_events;
 	event = tep_find_event_by_record(ctx->tep, record);
-	if (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
+	switch (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
+	case 0:
+		break;
+	case ASC_PARSE_MALFORMED:
+		ctx->tr->span_malformed++;
+		return 0;
+	default:
 		ctx->tr->skipped++;
 		return 0;
 	}
 	if (asc_trace_add(ctx->tr, &rec)) {
+		free(rec.name);
 		ctx->failed = true;
 		return 1;
 	}
@@ -192,8 +245,9 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *record, 
  * asc_read_trace_dat() - read the asc_event records of a trace-cmd trace.dat.
  * @path: the file (trace-cmd record -e asc_event; -C mono for the clock of
  *	the driver's wait deadlines).
- * @tr: the records are added here, in time order; other events count in
- *	@tr->skipped, events the kernel lost in @tr->lost.
+ * @tr: the records and span lines are added here, in time order; other
+ *	events count in @tr->skipped, malformed span lines in
+ *	@tr->span_malformed, events the kernel lost in @tr->lost.
  *
  * Return: 0, or -1 (said on stderr) when the file cannot be read.
  */

@@ -11,7 +11,8 @@
  * the pipe or "unbound"; sort indexes keep the data path order).  Waits are complete events ("X")
  * from wait_start to wait_end; sets, allocs, fetches, releases and deadlock
  * reports are thread instants ("i"), resets and leak reports process
- * instants.  A set and the wait that consumed its flag are joined by a flow
+ * instants.  The work items of libasc's core runtime are complete events
+ * too, category "work", named as issued, on the track of their pipe.  A set and the wait that consumed its flag are joined by a flow
  * ("s" on the set, "f" 1 ns before the end of the wait, binding to it as
  * the enclosing slice): only when the set comes first in time, as flows
  * cannot go backwards.  Timestamps are
@@ -143,6 +144,7 @@ static void json_item(FILE *f, const struct asc_timeline *tl, const struct asc_t
 	json_us(f, it->start);
 	switch (it->kind) {
 	case ASC_TL_WAIT:
+	case ASC_TL_SPAN:	/* json_span() writes those */
 		fputs(",\"ph\":\"X\",\"dur\":", f);
 		json_us(f, it->end - it->start);
 		break;
@@ -157,6 +159,29 @@ static void json_item(FILE *f, const struct asc_timeline *tl, const struct asc_t
 		fputs(",\"cname\":\"terrible\"", f);
 	json_args(f, it);
 	fputs("}", f);
+}
+
+/* A work span: its name, its instruction number and run, the task. */
+static void json_span(FILE *f, const struct asc_timeline *tl, const struct asc_tl_item *it)
+{
+	const struct asc_rec *r = it->rec;
+	char task[ASC_COMM_MAX + 16];
+
+	fputs(",\n{\"name\":", f);
+	json_string(f, r->name ? r->name : "");
+	fprintf(f, ",\"cat\":\"work\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu64 ",\"ts\":",
+		tl->tpipes[it->tpipe].serial, lane_tid(it->tpipe, it->lane));
+	json_us(f, it->start);
+	fputs(",\"ph\":\"X\",\"dur\":", f);
+	json_us(f, it->end - it->start);
+	fprintf(f, ",\"args\":{\"n\":%" PRIu64 ",\"core\":\"%" PRIu32 ".%" PRIu32 "\"", r->n,
+		r->core_tid, r->core_run);
+	if (it->unfinished)
+		fputs(",\"unfinished\":true", f);
+	snprintf(task, sizeof(task), "%s-%d", r->comm, r->tid);
+	fputs(",\"task\":", f);
+	json_string(f, task);
+	fputs("}}", f);
 }
 
 /* The flow of hand-off @n, right after the item it starts or ends. */
@@ -198,6 +223,10 @@ int asc_json_write(FILE *f, const struct asc_timeline *tl)
 	for (i = 0; i < tl->nr_items; i++) {
 		const struct asc_tl_item *it = &tl->items[i];
 
+		if (it->kind == ASC_TL_SPAN) {
+			json_span(f, tl, it);
+			continue;
+		}
 		json_item(f, tl, it);
 		if (it->flow_out)
 			json_flow(f, tl, it, it->flow_out, true);
@@ -208,7 +237,10 @@ int asc_json_write(FILE *f, const struct asc_timeline *tl)
 	      "\"trace_clock\":\"mono\",\"t0_ns\":", f);
 	fprintf(f, "%" PRIu64 ",\"command\":", tl->t0);
 	json_string(f, tl->trace->command ? tl->trace->command : "");
-	fprintf(f, ",\"records\":%zu,\"lost_events\":%llu}}\n", tl->trace->nr_recs,
-		tl->trace->lost);
+	fprintf(f, ",\"records\":%zu,\"lost_events\":%llu,\"spans\":%zu,\"span_lines\":%lu,"
+		"\"span_lines_malformed\":%lu,\"span_ends_unmatched\":%zu,"
+		"\"span_lines_no_tpipe\":%lu}}\n", tl->trace->nr_recs - tl->trace->span_lines,
+		tl->trace->lost, tl->nr_spans, tl->trace->span_lines, tl->trace->span_malformed,
+		tl->nr_span_unmatched, tl->trace->span_no_tpipe);
 	return ferror(f) ? -1 : 0;
 }

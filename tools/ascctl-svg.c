@@ -10,7 +10,9 @@
  * bottom, a deadlock report a dark cross; resets (grey) and leak reports
  * (red) are dashed vertical lines across the TPipe.  Failed calls are red,
  * waits that timed out orange; hand-offs are thin arrows from a set to the
- * end of the wait it satisfied.  Every mark has a <title>, the
+ * end of the wait it satisfied.  The work items of libasc's core runtime
+ * are lavender spans under the wait bars, named inside when the name fits,
+ * dashed when their end is not in the trace.  Every mark has a <title>, the
  * tooltip a browser shows.  Only generic font families are named: nothing
  * is loaded from outside the file.  Text from the trace (task names, lane
  * names, the command) is escaped, and what is not valid UTF-8 or not an XML
@@ -41,6 +43,10 @@
 #define COLOR_FLOW	"#2ca02c"
 #define COLOR_RESET	"#555555"
 #define COLOR_DEADLOCK	"#67000d"
+#define COLOR_SPAN	"#dadaeb"
+#define COLOR_SPAN_EDGE	"#756bb1"
+/* Width of a character of a span's label, font-size 9, roughly. */
+#define SPAN_CHAR_W	5.5
 #define FONT		"font-family=\"sans-serif\""
 
 /**
@@ -222,6 +228,39 @@ static void svg_lanes(const struct svg_ctx *c)
 	}
 }
 
+/* A work span: a bar the height of the lane, under the waits. */
+static void svg_span(const struct svg_ctx *c, const struct asc_tl_item *it)
+{
+	const struct asc_tl_tpipe *tp = &c->tl->tpipes[it->tpipe];
+	const struct asc_rec *r = it->rec;
+	double x = svg_x(c, it->start), w = svg_x(c, it->end) - x;
+	const char *name = r->name ? r->name : "";
+	char at[32], dur[32];
+	int y = svg_y(c, it);
+
+	if (w < 1)
+		w = 1;
+	fmt_time(at, sizeof(at), it->start);
+	fmt_time(dur, sizeof(dur), it->end - it->start);
+	fprintf(c->f, "<g class=\"span\"><title>TPipe %" PRIu32 " ", tp->serial);
+	svg_text(c->f, tp->lanes[it->lane].label);
+	fputs(": work ", c->f);
+	svg_text(c->f, name);
+	fprintf(c->f, " (#%" PRIu64 ") at %s, ran %s%s (", r->n, at, dur,
+		it->unfinished ? " or more, its end not in the trace" : "");
+	svg_text(c->f, r->comm);
+	fprintf(c->f, "-%d)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"22\" "
+		"fill=\"%s\" stroke=\"%s\" stroke-width=\"0.6\"%s/>", r->tid, x, y + 4, w,
+		COLOR_SPAN, COLOR_SPAN_EDGE, it->unfinished ? " stroke-dasharray=\"3 2\"" : "");
+	if (w >= SPAN_CHAR_W * strlen(name) + 4 && *name) {
+		fprintf(c->f, "<text x=\"%.2f\" y=\"%d\" " FONT " font-size=\"9\" fill=\"%s\">",
+			x + 2, y + 12, COLOR_SPAN_EDGE);
+		svg_text(c->f, name);
+		fputs("</text>", c->f);
+	}
+	fputs("</g>\n", c->f);
+}
+
 static void svg_wait(const struct svg_ctx *c, const struct asc_tl_item *it)
 {
 	double x = svg_x(c, it->start), w = svg_x(c, it->end) - x;
@@ -308,6 +347,8 @@ static void svg_legend(const struct svg_ctx *c, int y)
 		  "wait (flag consumed)" },
 		{ "<rect x=\"0\" y=\"-9\" width=\"22\" height=\"10\" fill=\"" COLOR_TIMEOUT "\"/>",
 		  "wait timed out" },
+		{ "<rect x=\"0\" y=\"-11\" width=\"22\" height=\"14\" fill=\"" COLOR_SPAN
+		  "\" stroke=\"" COLOR_SPAN_EDGE "\" stroke-width=\"0.6\"/>", "work (libasc)" },
 		{ "<path d=\"M11 1l-4 -7h8z\" fill=\"" COLOR_SET "\"/>", "set_flag" },
 		{ "<line x1=\"0\" y1=\"-4\" x2=\"20\" y2=\"-4\" stroke=\"" COLOR_FLOW
 		  "\" marker-end=\"url(#arrow)\"/>", "set -> wait it satisfied" },
@@ -378,13 +419,16 @@ int asc_svg_write(FILE *f, const struct asc_timeline *tl)
 		"fill=\"#222\">asc_event timeline: ");
 	svg_text(f, tl->trace->command ? tl->trace->command : "");
 	fprintf(f, "</text>\n<text x=\"8\" y=\"44\" " FONT " font-size=\"12\" fill=\"#555\">"
-		"%zu events, %d TPipe%s, %zu hand-offs, %zu failed; %s from the first event "
-		"(CLOCK_MONOTONIC)%s</text>\n", tl->trace->nr_recs, tl->nr_tpipes,
-		tl->nr_tpipes == 1 ? "" : "s", tl->nr_flows, tl->nr_errors, span,
-		tl->trace->lost ? "; events were lost" : "");
+		"%zu events, %d TPipe%s, %zu hand-offs, %zu spans, %zu failed; %s from the first "
+		"event (CLOCK_MONOTONIC)%s</text>\n", tl->trace->nr_recs - tl->trace->span_lines,
+		tl->nr_tpipes, tl->nr_tpipes == 1 ? "" : "s", tl->nr_flows, tl->nr_spans,
+		tl->nr_errors, span, tl->trace->lost ? "; events were lost" : "");
 
 	svg_axis(c, y - SVG_HEADER - SVG_GAP);
 	svg_lanes(c);
+	for (k = 0; k < tl->nr_items; k++)
+		if (tl->items[k].kind == ASC_TL_SPAN)
+			svg_span(c, &tl->items[k]);
 	for (k = 0; k < tl->nr_items; k++)
 		if (tl->items[k].kind == ASC_TL_WAIT)
 			svg_wait(c, &tl->items[k]);

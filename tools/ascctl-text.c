@@ -13,6 +13,14 @@
  * event name and the driver's key=value fields) holds a bracket.  The
  * timestamp has up to nine decimals (tracefs prints six, microseconds) and
  * must fit in 64-bit nanoseconds.
+ *
+ * A write to trace_marker (an ftrace print event) is printed
+ *
+ *   <comm>-<tid> [<cpu>] <flags> <secs>.<frac>: tracing_mark_write: <text>
+ *
+ * and trace-cmd report puts "print:" before "tracing_mark_write:"; <text>,
+ * the rest of the line, is kept when it is a span line of libasc's core
+ * runtime (ascctl-spans.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +31,8 @@
 #include "ascctl.h"
 
 #define NS_PER_SEC	1000000000ull
+/* The function a trace_marker write is printed with. */
+#define MARK_WRITE	"tracing_mark_write"
 
 /* 0; -1 not a timestamp; ASC_PARSE_OVERFLOW when it exceeds 2^64 - 1 ns. */
 static int parse_ts(const char *s, const char *end, uint64_t *ns)
@@ -172,9 +182,11 @@ static const char *token(const char **p, size_t *len)
  * print keep the defaults documented at &struct asc_rec; unknown keys are
  * ignored.
  *
- * Return: 0; -1 when the line is not an asc_event record (a comment, a
- * lost-events note, another event, or malformed); %ASC_PARSE_OVERFLOW when
- * it is one whose timestamp does not fit in 64-bit nanoseconds.
+ * Return: 0; -1 when the line is neither an asc_event record nor a span
+ * line (a comment, a lost-events note, another event or marker, or
+ * malformed); %ASC_PARSE_MALFORMED for a marker that starts as a span
+ * line but is not one; %ASC_PARSE_OVERFLOW when it is a record or a
+ * marker whose timestamp does not fit in 64-bit nanoseconds.
  */
 int asc_parse_trace_line(const char *line, struct asc_rec *rec)
 {
@@ -226,8 +238,18 @@ int asc_parse_trace_line(const char *line, struct asc_rec *rec)
 	if (err)
 		return err;
 
-	/* "asc_event_<name>:" */
+	/* A marker: "[print:] tracing_mark_write: <text>" */
 	tok = token(&p, &len);
+	if (len == strlen("print:") && !memcmp(tok, "print:", len))
+		tok = token(&p, &len);
+	if (len > strlen(MARK_WRITE) && !strncmp(tok, MARK_WRITE, strlen(MARK_WRITE)) &&
+	    tok[len - 1] == ':') {
+		if (*p == ' ')
+			p++;
+		return asc_span_parse(p, strlen(p), rec);
+	}
+
+	/* "asc_event_<name>:" */
 	if (len < prefix + 2 || strncmp(tok, "asc_event_", prefix) || tok[len - 1] != ':')
 		return -1;
 	kind = asc_rec_kind_from_name(tok + prefix, len - prefix - 1);
@@ -254,9 +276,9 @@ int asc_parse_trace_line(const char *line, struct asc_rec *rec)
 /**
  * asc_read_text_trace() - read a saved tracefs text trace.
  * @path: the file.
- * @tr: the records are added here; lost-events notes ("CPU:1 [LOST 3
- *	EVENTS]") count in @tr->lost, other lines but comments in
- *	@tr->skipped.
+ * @tr: the records and span lines are added here; lost-events notes
+ *	("CPU:1 [LOST 3 EVENTS]") count in @tr->lost, malformed span lines
+ *	in @tr->span_malformed, other lines but comments in @tr->skipped.
  *
  * Return: 0, or -1 (said on stderr) when the file cannot be read, memory
  * runs out or a timestamp does not fit in 64-bit nanoseconds.
@@ -281,10 +303,13 @@ int asc_read_text_trace(const char *path, struct asc_trace *tr)
 		err = asc_parse_trace_line(line, &rec);
 		if (!err) {
 			if (asc_trace_add(tr, &rec)) {
+				free(rec.name);
 				fprintf(stderr, "%s: trace: out of memory\n", ascctl_prog);
 				ret = -1;
 				break;
 			}
+		} else if (err == ASC_PARSE_MALFORMED) {
+			tr->span_malformed++;
 		} else if (err == ASC_PARSE_OVERFLOW) {
 			fprintf(stderr,
 				"%s: trace: %s:%lu: the timestamp does not fit in 64-bit nanoseconds (at most 18446744073.709551615 s)\n",

@@ -11,6 +11,13 @@
  * fetches, releases and deadlock reports are points on their lane; resets
  * and leak reports are points for the whole TPipe.
  *
+ * Spans: the work items libasc's core runtime ran, from the begin line to
+ * the end line of the same item (n) on the same lane (a pipe runs one item
+ * at a time).  A begin whose end is not in the trace is closed,
+ * unfinished, at the next begin on its lane (its end was lost) or at the
+ * end of the trace (the command was killed in it); an end without its
+ * begin is counted and skipped.
+ *
  * Hand-offs: a flag is one bit, so the successful sets and consuming waits
  * of one (TPipe, HardEvent, ID) alternate, and each consuming wait took the
  * flag of the set before it.  A set is traced after it woke the waiter, so
@@ -76,6 +83,8 @@ struct open_wait {
  * @epoch: per TPipe, how many resets it had.
  * @open: waits started and not ended.
  * @nr_open: how many.
+ * @open_span: per TPipe and lane (ASC_TL_MAX_LANES * TPipe + lane), the
+ *	record of the span begun and not ended, or -1.
  * @cap_items: room in tl->items.
  * @cap_flows: room in tl->flows.
  */
@@ -87,6 +96,7 @@ struct tl_builder {
 	unsigned int *epoch;
 	struct open_wait *open;
 	size_t nr_open;
+	long *open_span;
 	size_t cap_items;
 	size_t cap_flows;
 };
@@ -131,6 +141,8 @@ const char *asc_errno_name(int ret)
  */
 bool asc_tl_item_failed(const struct asc_tl_item *it)
 {
+	if (it->kind == ASC_TL_SPAN)
+		return false;
 	switch (it->rec->kind) {
 	case ASC_REC_DEADLOCK:
 	case ASC_REC_LEAK:
@@ -152,7 +164,7 @@ bool asc_tl_item_failed(const struct asc_tl_item *it)
  * @size: size of @buf.
  *
  * "set V_MTE3:0", "wait MTE2_V:1 ETIMEDOUT", "reset", "leak at close",
- * "deadlock: waits V_MTE3:0"...
+ * "deadlock: waits V_MTE3:0"...; a span's name, "copy_in".
  *
  * Return: what snprintf() returns.
  */
@@ -161,6 +173,8 @@ int asc_tl_item_title(const struct asc_tl_item *it, char *buf, size_t size)
 	const struct asc_rec *r = it->rec;
 
 	switch (r->kind) {
+	case ASC_REC_SPAN_BEGIN:
+		return snprintf(buf, size, "%s", r->name ? r->name : "");
 	case ASC_REC_RESET:
 		return snprintf(buf, size, "reset");
 	case ASC_REC_LEAK:
@@ -186,6 +200,11 @@ static int lane_rank(const char *name)
 		if (!strcmp(lane_order[i], name))
 			return i;
 	return NR_KNOWN_LANES;
+}
+
+static bool rec_is_span(const struct asc_rec *r)
+{
+	return r->kind == ASC_REC_SPAN_BEGIN || r->kind == ASC_REC_SPAN_END;
 }
 
 static bool rec_has_lane(const struct asc_rec *r)
@@ -263,7 +282,8 @@ static int collect_tpipes(struct asc_timeline *tl)
 		const char *name = rec->pipe[0] ? rec->pipe : "-";
 		struct asc_tl_lane *lane;
 
-		if (!tp->comm[0])
+		/* Span lines are placed on TPipes that records have. */
+		if (!tp->comm[0] && !rec_is_span(rec))
 			snprintf(tp->comm, sizeof(tp->comm), "%s", rec->comm);
 		if (!rec_has_lane(rec) || find_lane(tp, name) >= 0 ||
 		    tp->nr_lanes == ASC_TL_MAX_LANES)
@@ -443,12 +463,68 @@ static int wait_start(struct tl_builder *b, size_t r)
 	return 0;
 }
 
+/* The span of begin record @r, ending at @end. */
+static int close_span(struct tl_builder *b, size_t r, uint64_t end, bool unfinished)
+{
+	struct asc_tl_item *it;
+
+	if (add_item(b, ASC_TL_SPAN, r, &it))
+		return -1;
+	if (!it)
+		return 0;
+	it->end = end;
+	it->unfinished = unfinished;
+	b->tl->nr_spans++;
+	return 0;
+}
+
+/* The slot of @b->open_span of the lane of span line @rec, or -1. */
+static long span_slot(struct tl_builder *b, const struct asc_rec *rec)
+{
+	int tp = find_tpipe(b->tl, rec->tpipe), lane;
+
+	if (tp < 0)
+		return -1;
+	lane = find_lane(&b->tl->tpipes[tp], rec->pipe);
+	return lane < 0 ? -1 : (long)tp * ASC_TL_MAX_LANES + lane;
+}
+
+static int span_begin(struct tl_builder *b, size_t r)
+{
+	long slot = span_slot(b, &b->tl->trace->recs[r]), prev;
+
+	if (slot < 0)
+		return 0;
+	prev = b->open_span[slot];
+	b->open_span[slot] = r;
+	return prev < 0 ? 0 : close_span(b, prev, b->ts[r], true);
+}
+
+static int span_end(struct tl_builder *b, size_t r)
+{
+	const struct asc_rec *recs = b->tl->trace->recs;
+	long slot = span_slot(b, &recs[r]), begin;
+
+	begin = slot < 0 ? -1 : b->open_span[slot];
+	if (begin < 0 || recs[begin].n != recs[r].n || recs[begin].core_tid != recs[r].core_tid ||
+	    recs[begin].core_run != recs[r].core_run) {
+		b->tl->nr_span_unmatched++;
+		return 0;
+	}
+	b->open_span[slot] = -1;
+	return close_span(b, begin, b->ts[r], false);
+}
+
 static int add_record(struct tl_builder *b, size_t r)
 {
 	const struct asc_rec *rec = &b->tl->trace->recs[r];
 	struct asc_tl_item *it;
 
 	switch (rec->kind) {
+	case ASC_REC_SPAN_BEGIN:
+		return span_begin(b, r);
+	case ASC_REC_SPAN_END:
+		return span_end(b, r);
 	case ASC_REC_WAIT_START:
 		return wait_start(b, r);
 	case ASC_REC_WAIT_END:
@@ -468,12 +544,15 @@ static int add_record(struct tl_builder *b, size_t r)
 	return 0;
 }
 
-/* Waits still blocked when the trace stopped run to its end. */
+/* Waits still blocked and spans still running when the trace stopped run to its end. */
 static int add_unfinished(struct tl_builder *b)
 {
 	struct asc_tl_item *it;
 	size_t i;
 
+	for (i = 0; i < (size_t)b->tl->nr_tpipes * ASC_TL_MAX_LANES; i++)
+		if (b->open_span[i] >= 0 && close_span(b, b->open_span[i], b->tl->span, true))
+			return -1;
 	for (i = 0; i < b->nr_open; i++) {
 		if (add_item(b, ASC_TL_WAIT, b->open[i].rec, &it))
 			return -1;
@@ -510,8 +589,11 @@ int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace)
 	b.flags = calloc(nr_flags, sizeof(*b.flags));
 	b.flags_mask = nr_flags - 1;
 	b.epoch = calloc(tl->nr_tpipes + 1, sizeof(*b.epoch));
-	if (!b.ts || !b.open || !b.flags || !b.epoch)
+	b.open_span = malloc(((size_t)tl->nr_tpipes * ASC_TL_MAX_LANES + 1) * sizeof(*b.open_span));
+	if (!b.ts || !b.open || !b.flags || !b.epoch || !b.open_span)
 		goto out;
+	for (r = 0; r < (size_t)tl->nr_tpipes * ASC_TL_MAX_LANES; r++)
+		b.open_span[r] = -1;
 
 	if (trace->nr_recs)
 		tl->t0 = trace->recs[0].ts;
@@ -538,6 +620,7 @@ out:
 	free(b.open);
 	free(b.flags);
 	free(b.epoch);
+	free(b.open_span);
 	return ret;
 }
 

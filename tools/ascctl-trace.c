@@ -6,10 +6,13 @@
  * keeps the recording apart from anything else using ftrace: its own ring
  * buffer, trace_clock mono (CLOCK_MONOTONIC, the clock of the driver's wait
  * deadlines), only the events of the asc_event system.  They are recorded
- * for every process while COMMAND runs; then the binary per-CPU buffers
- * (trace_pipe_raw) are read with libtracefs, merged in time order, each
- * record with its nanosecond timestamp, its fields read by name through the
- * event format files (ascctl-binary.c); then the instance is removed.
+ * for every process while COMMAND runs; COMMAND gets the instance's
+ * trace_marker in ASC_TRACE_MARKER, where libasc's core runtime writes a
+ * line before and after each work item (ascctl-spans.c).  Then the binary
+ * per-CPU buffers (trace_pipe_raw) are read with libtracefs, merged in
+ * time order, each record with its nanosecond timestamp, its fields read
+ * by name through the event format files (ascctl-binary.c); then the
+ * instance is removed.
  *
  * The instance must not outlive us: setup failures, COMMAND failing to
  * start, and SIGINT/SIGTERM/SIGHUP all end in the same cleanup.  A signal
@@ -58,13 +61,16 @@ static const char *const rec_kind_names[ASC_REC_NR_KINDS] = {
 	[ASC_REC_RESET] = "reset",
 	[ASC_REC_LEAK] = "leak",
 	[ASC_REC_DEADLOCK] = "deadlock",
+	[ASC_REC_SPAN_BEGIN] = "span_begin",
+	[ASC_REC_SPAN_END] = "span_end",
 };
 
 /**
  * asc_rec_kind_name() - the tracepoint of a record kind, without "asc_event_".
  * @kind: the kind.
  *
- * Return: a static string, e.g. "wait_end".
+ * Return: a static string, e.g. "wait_end"; "span_begin" and "span_end"
+ * for span lines.
  */
 const char *asc_rec_kind_name(enum asc_rec_kind kind)
 {
@@ -82,7 +88,7 @@ int asc_rec_kind_from_name(const char *name, size_t len)
 {
 	int kind;
 
-	for (kind = 0; kind < ASC_REC_NR_KINDS; kind++)
+	for (kind = 0; kind < ASC_REC_NR_TRACEPOINTS; kind++)
 		if (strlen(rec_kind_names[kind]) == len && !strncmp(name, rec_kind_names[kind], len))
 			return kind;
 	return -1;
@@ -91,9 +97,9 @@ int asc_rec_kind_from_name(const char *name, size_t len)
 /**
  * asc_trace_add() - append a record to a trace.
  * @tr: the trace.
- * @rec: the record, copied.
+ * @rec: the record, copied; its name belongs to @tr once added.
  *
- * Return: 0, or -1 when out of memory.
+ * Return: 0, or -1 when out of memory (@rec is not added).
  */
 int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec)
 {
@@ -107,7 +113,24 @@ int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec)
 		tr->cap_recs = ncap;
 	}
 	tr->recs[tr->nr_recs++] = *rec;
+	if (rec->kind == ASC_REC_SPAN_BEGIN || rec->kind == ASC_REC_SPAN_END)
+		tr->span_lines++;
 	return 0;
+}
+
+/**
+ * asc_trace_free() - free the records of a trace and their names.
+ * @tr: the trace; its records are gone, the rest stays.
+ */
+void asc_trace_free(struct asc_trace *tr)
+{
+	size_t r;
+
+	for (r = 0; r < tr->nr_recs; r++)
+		free(tr->recs[r].name);
+	free(tr->recs);
+	tr->recs = NULL;
+	tr->nr_recs = tr->cap_recs = 0;
 }
 
 /* ---- tracefs --------------------------------------------------------------- */
@@ -301,11 +324,18 @@ static int raw_record(struct tep_event *event, struct tep_record *record, int cp
 	struct asc_rec rec;
 
 	(void)cpu;
-	if (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
+	switch (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
+	case 0:
+		break;
+	case ASC_PARSE_MALFORMED:
+		ctx->tr->span_malformed++;
+		return 0;
+	default:
 		ctx->tr->skipped++;
 		return 0;
 	}
 	if (asc_trace_add(ctx->tr, &rec)) {
+		free(rec.name);
 		ctx->failed = true;
 		return 1;
 	}
@@ -314,9 +344,11 @@ static int raw_record(struct tep_event *event, struct tep_record *record, int cp
 
 /*
  * What reading the records needs: the ring buffer's page header, the
- * asc_event formats and the comms.  tracefs_local_events_system() would
- * also parse /proc/kallsyms, seconds in a small guest, for nothing: the
- * asc_event records hold no addresses.
+ * asc_event formats, ftrace's print (the span lines) and the comms.
+ * tracefs_local_events_system() would also parse /proc/kallsyms, seconds
+ * in a small guest, for nothing: the records hold no address we need
+ * (the ip of a print event is trace_marker's own).  Without the print
+ * format the span lines are skipped, as other events are.
  */
 static struct tep_handle *load_formats(void)
 {
@@ -339,6 +371,10 @@ static struct tep_handle *load_formats(void)
 		if (!buf || tep_parse_event(tep, buf, size, "asc_event"))
 			goto fail;
 	}
+	free(buf);
+	buf = tracefs_event_file_read(NULL, "ftrace", "print", "format", &size);
+	if (buf)
+		tep_parse_event(tep, buf, size, "ftrace");
 	free(buf);
 	tracefs_list_free(events);
 	tracefs_load_cmdlines(NULL, tep);
@@ -423,9 +459,10 @@ static void catch_signals(void)
  * Fork COMMAND, held until release_command(*@go): tracing starts in
  * between.  A socket rather than a pipe: sending to a child that died
  * meanwhile must not raise SIGPIPE, which would leave the instance behind.
+ * COMMAND gets ASC_TRACE_MARKER=@marker (when not NULL).
  * Return: the child's pid, or -1.
  */
-static pid_t start_command(char **argv, int *go)
+static pid_t start_command(char **argv, const char *marker, int *go)
 {
 	int fds[2];
 	ssize_t n;
@@ -449,6 +486,10 @@ static pid_t start_command(char **argv, int *go)
 			;
 		if (n != 1)
 			_exit(TRACE_EXIT_FAILURE);
+		if (marker && setenv("ASC_TRACE_MARKER", marker, 1)) {
+			fprintf(stderr, "%s: trace: setenv: %s\n", ascctl_prog, strerror(errno));
+			_exit(TRACE_EXIT_FAILURE);
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: trace: %s: %s\n", ascctl_prog, argv[0], strerror(errno));
 		_exit(errno == ENOENT ? TRACE_EXIT_NOTFOUND : TRACE_EXIT_NOEXEC);
@@ -528,8 +569,12 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 	const char *seen[ASC_TL_MAX_LANES * 2];
 	int nr_seen = 0, i, l, k;
 
-	fprintf(stderr, "%s: trace: %zu events, %d TPipe%s, pipes", ascctl_prog,
-		tl->trace->nr_recs, tl->nr_tpipes, tl->nr_tpipes == 1 ? "" : "s");
+	const struct asc_trace *tr = tl->trace;
+
+	fprintf(stderr, "%s: trace: %zu events, ", ascctl_prog, tr->nr_recs - tr->span_lines);
+	if (tl->nr_spans)
+		fprintf(stderr, "%zu span%s, ", tl->nr_spans, tl->nr_spans == 1 ? "" : "s");
+	fprintf(stderr, "%d TPipe%s, pipes", tl->nr_tpipes, tl->nr_tpipes == 1 ? "" : "s");
 	for (i = 0; i < tl->nr_tpipes; i++) {
 		for (l = 0; l < tl->tpipes[i].nr_lanes; l++) {
 			const char *label = tl->tpipes[i].lanes[l].label;
@@ -547,6 +592,9 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 	if (tl->nr_errors)
 		fprintf(stderr, ", %zu failed call%s", tl->nr_errors,
 			tl->nr_errors == 1 ? "" : "s");
+	if (tr->span_malformed || tl->nr_span_unmatched || tr->span_no_tpipe)
+		fprintf(stderr, ", span lines skipped: %lu malformed, %zu unmatched, %lu of no TPipe",
+			tr->span_malformed, tl->nr_span_unmatched, tr->span_no_tpipe);
 	fprintf(stderr, "; wrote %s and %s\n", json, svg);
 }
 
@@ -562,7 +610,7 @@ static int convert(struct asc_trace *tr, const char *input, const char *json, co
 	if (tr->lost)
 		fprintf(stderr, "%s: trace: %s notes %llu lost events\n", ascctl_prog, input,
 			tr->lost);
-	if (asc_timeline_build(&tl, tr))
+	if (asc_spans_resolve(tr) || asc_timeline_build(&tl, tr))
 		fprintf(stderr, "%s: trace: out of memory\n", ascctl_prog);
 	else if (!write_output(json, &tl, asc_json_write) &&
 		 !write_output(svg, &tl, asc_svg_write)) {
@@ -581,6 +629,8 @@ static void trace_usage(FILE *f)
 		"Run COMMAND with the asc_event tracepoints recorded (all processes) and\n"
 		"write the timeline as PREFIX.json (Chrome/Perfetto trace-event JSON: open in\n"
 		"https://ui.perfetto.dev or chrome://tracing) and PREFIX.svg (a picture).\n"
+		"COMMAND gets ASC_TRACE_MARKER, the trace_marker of ascctl's tracefs instance:\n"
+		"libasc's core runtime writes its work items there, drawn as spans.\n"
 		"  -o PREFIX     output files PREFIX.json and PREFIX.svg (default %s)\n"
 		"  -b KB         ring buffer per CPU in KiB (default %d)\n"
 		"  -i TRACEFILE  no COMMAND: convert a saved trace instead, a trace-cmd\n"
@@ -614,7 +664,7 @@ int asc_trace_main(int argc, char **argv)
 	struct tracefs_instance *inst = NULL;
 	struct asc_trace tr = { };
 	struct asc_timeline tl = { };
-	char *json = NULL, *svg = NULL, *end;
+	char *json = NULL, *svg = NULL, *marker = NULL, *end;
 	int opt, go = -1, status = 0, ret = TRACE_EXIT_FAILURE;
 	bool ran = false;
 	unsigned long v;
@@ -672,7 +722,9 @@ int asc_trace_main(int argc, char **argv)
 		goto out_free;
 	if (setup_instance(inst, buffer_kb) || nr_signals)
 		goto out_remove;
-	pid = start_command(argv + optind, &go);
+	/* Without a trace_marker there are no spans, and no more. */
+	marker = tracefs_instance_get_file(inst, "trace_marker");
+	pid = start_command(argv + optind, marker, &go);
 	if (pid < 0)
 		goto out_remove;
 	if (nr_signals || setting(inst, "tracing_on", "1") || release_command(go)) {
@@ -701,7 +753,7 @@ int asc_trace_main(int argc, char **argv)
 	if (tr.lost)
 		fprintf(stderr, "%s: trace: the kernel lost %llu events (buffer full: raise -b)\n",
 			ascctl_prog, tr.lost);
-	if (asc_timeline_build(&tl, &tr)) {
+	if (asc_spans_resolve(&tr) || asc_timeline_build(&tl, &tr)) {
 		fprintf(stderr, "%s: trace: out of memory\n", ascctl_prog);
 		goto out_free;
 	}
@@ -718,7 +770,8 @@ out_remove:
 	tracefs_instance_free(inst);
 out_free:
 	asc_timeline_free(&tl);
-	free(tr.recs);
+	asc_trace_free(&tr);
+	tracefs_put_tracing_file(marker);
 	free(tr.command);
 	free(json);
 	free(svg);

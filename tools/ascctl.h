@@ -9,6 +9,8 @@
  *                   field name (libtraceevent), trace-cmd trace.dat files
  *                   (libtracecmd)
  * ascctl-text.c     trace: saved tracefs text traces to struct asc_rec
+ * ascctl-spans.c    trace: libasc's work lines (ftrace print events) to
+ *                   struct asc_rec, and the TPipe of each
  * ascctl-utf8.c     trace: task names as valid UTF-8 for JSON and SVG
  * ascctl-timeline.c trace: the parsed events as a timeline (TPipes, one lane
  *                   per pipe, waits, instants, set -> wait hand-offs)
@@ -27,6 +29,8 @@
 #define ASC_NAME_MAX		16
 /* A task's comm (TASK_COMM_LEN) plus room for "<...>". */
 #define ASC_COMM_MAX		24
+/* Longest work name kept from a span line; libasc writes at most 64 bytes. */
+#define ASC_SPAN_NAME_MAX	255
 
 extern const char *ascctl_prog;
 
@@ -45,7 +49,11 @@ struct tep_record;
  * @ASC_REC_RESET: asc_event_reset.
  * @ASC_REC_LEAK: asc_event_leak.
  * @ASC_REC_DEADLOCK: asc_event_deadlock.
- * @ASC_REC_NR_KINDS: how many there are.
+ * @ASC_REC_NR_TRACEPOINTS: how many of these there are.
+ * @ASC_REC_SPAN_BEGIN: a line "asc_span begin ..." of libasc's core runtime
+ *	(an ftrace print event: a write to trace_marker).
+ * @ASC_REC_SPAN_END: a line "asc_span end ...".
+ * @ASC_REC_NR_KINDS: how many kinds there are.
  */
 enum asc_rec_kind {
 	ASC_REC_ALLOC,
@@ -57,16 +65,21 @@ enum asc_rec_kind {
 	ASC_REC_RESET,
 	ASC_REC_LEAK,
 	ASC_REC_DEADLOCK,
+	ASC_REC_NR_TRACEPOINTS,
+	ASC_REC_SPAN_BEGIN = ASC_REC_NR_TRACEPOINTS,
+	ASC_REC_SPAN_END,
 	ASC_REC_NR_KINDS
 };
 
 /**
- * struct asc_rec - one asc_event record of the trace.
+ * struct asc_rec - one asc_event record of the trace, or one span line.
  *
  * The fields of the tracepoints, by name (see driver/asc_event_trace.h); a
- * field a tracepoint does not have stays at the value noted.
+ * field a tracepoint does not have stays at the value noted.  A span line
+ * (see ascctl-spans.c) has @ts, @tid, @comm, @pipe, @core_tid, @core_run,
+ * @n and, for a begin, @name; @tpipe is found by asc_spans_resolve().
  *
- * @kind: the tracepoint.
+ * @kind: the tracepoint or span line.
  * @ts: time of the record, ns (the ring buffer's clock: mono for ascctl).
  * @tid: the task that hit the tracepoint.
  * @comm: its comm, "<...>" when the kernel no longer knew it; raw bytes,
@@ -81,6 +94,11 @@ enum asc_rec_kind {
  * @ids: ids_held of reset, ids of leak (0).
  * @flags: flags_pending of reset, flags of leak (0).
  * @at: leak: "close" (at_close) or "reset" ("").
+ * @core_tid: span: the thread that ran the kernel (core=TID.RUN) (0).
+ * @core_run: span: the run of its process (0).
+ * @n: span: the work's instruction number (0).
+ * @name: span begin: the work's name, malloc()ed, freed by
+ *	asc_trace_free() (NULL).
  */
 struct asc_rec {
 	enum asc_rec_kind kind;
@@ -97,6 +115,10 @@ struct asc_rec {
 	unsigned int ids;
 	unsigned int flags;
 	char at[ASC_NAME_MAX];
+	uint32_t core_tid;
+	uint32_t core_run;
+	uint64_t n;
+	char *name;
 };
 
 /**
@@ -105,8 +127,13 @@ struct asc_rec {
  * @nr_recs: how many.
  * @cap_recs: room in @recs.
  * @lost: events the kernel could not record (buffer full), as it reports.
- * @skipped: lines or records that were not asc_event records ascctl
- *	understands.
+ * @skipped: lines or records that were neither asc_event records ascctl
+ *	understands nor span lines (other events, other markers).
+ * @span_lines: span lines among @recs.
+ * @span_malformed: lines starting "asc_span " that are not span lines,
+ *	skipped.
+ * @span_no_tpipe: span lines of runs no asc_event record places on a
+ *	TPipe, dropped by asc_spans_resolve().
  * @command: COMMAND and its arguments, space separated, for the outputs.
  */
 struct asc_trace {
@@ -115,15 +142,21 @@ struct asc_trace {
 	size_t cap_recs;
 	unsigned long long lost;
 	unsigned long skipped;
+	unsigned long span_lines;
+	unsigned long span_malformed;
+	unsigned long span_no_tpipe;
 	char *command;
 };
 
 /* asc_parse_trace_line(): a timestamp that does not fit in 64-bit ns. */
 #define ASC_PARSE_OVERFLOW	(-2)
+/* A span line that is malformed: counted in span_malformed, skipped. */
+#define ASC_PARSE_MALFORMED	(-3)
 
 const char *asc_rec_kind_name(enum asc_rec_kind kind);
 int asc_rec_kind_from_name(const char *name, size_t len);
 int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec);
+void asc_trace_free(struct asc_trace *tr);
 int asc_trace_main(int argc, char **argv);
 
 int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
@@ -136,6 +169,9 @@ int asc_read_text_trace(const char *path, struct asc_trace *tr);
 
 size_t asc_utf8_len(const char *s);
 
+int asc_span_parse(const char *buf, size_t len, struct asc_rec *rec);
+int asc_spans_resolve(struct asc_trace *tr);
+
 /* ---- timeline ---------------------------------------------------------- */
 
 /* Lanes of a TPipe: the seven pipes and the unbound callers. */
@@ -146,11 +182,13 @@ size_t asc_utf8_len(const char *s);
  * @ASC_TL_WAIT: a wait, from its wait_start to its wait_end.
  * @ASC_TL_INSTANT: a point on a lane: set, alloc, fetch, release, deadlock.
  * @ASC_TL_TPIPE: a point for the whole TPipe: reset, leak.
+ * @ASC_TL_SPAN: a work item a pipe ran, from its begin line to its end.
  */
 enum asc_tl_kind {
 	ASC_TL_WAIT,
 	ASC_TL_INSTANT,
 	ASC_TL_TPIPE,
+	ASC_TL_SPAN,
 };
 
 /**
@@ -183,13 +221,15 @@ struct asc_tl_tpipe {
  * struct asc_tl_item - one thing drawn on the timeline.
  * @kind: what it is.
  * @rec: its record (for a wait: the wait_end, or the wait_start of a wait
- *	that had not ended when the trace stopped).
+ *	that had not ended when the trace stopped; for a span: its begin).
  * @start_rec: a wait's wait_start record, NULL if it came before the trace.
  * @tpipe: index in &struct asc_timeline.tpipes.
  * @lane: index in the TPipe's lanes; -1 for %ASC_TL_TPIPE.
  * @start: ns since the start of the timeline.
  * @end: same; @start for points.
- * @unfinished: a wait still blocked when the trace stopped.
+ * @unfinished: a wait still blocked when the trace stopped; a span whose
+ *	end line is not in the trace (ended at the next begin on its lane or
+ *	at the end of the trace).
  * @flow_out: for a set, the number of the hand-off it starts (0: none).
  * @flow_in: for a wait, the number of the hand-off that ended it (0: none).
  */
@@ -228,6 +268,8 @@ struct asc_tl_flow {
  * @flows: the hand-offs; flow n is @flows[n - 1].
  * @nr_flows: how many.
  * @nr_errors: items whose call failed (timeouts not counted).
+ * @nr_spans: span items.
+ * @nr_span_unmatched: span end lines without their begin, skipped.
  */
 struct asc_timeline {
 	const struct asc_trace *trace;
@@ -240,6 +282,8 @@ struct asc_timeline {
 	struct asc_tl_flow *flows;
 	size_t nr_flows;
 	size_t nr_errors;
+	size_t nr_spans;
+	size_t nr_span_unmatched;
 };
 
 int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace);

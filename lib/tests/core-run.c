@@ -19,6 +19,8 @@
  *   wins; the calls check their thread.
  * - The cost of an issued set and wait, against the direct calls of two
  *   threads, is printed.
+ * - With ASC_TRACE_MARKER, each pipe writes a line before and after each
+ *   work item it runs; a marker that cannot be written fails nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <asc.h>
 
@@ -903,6 +906,87 @@ TEST(run_arguments)
 	ASSERT_STREQ("error: asc_pipe_open(/nonexistent/asc_event): No such file or directory\n",
 		     report);
 	free(report);
+}
+
+/* ---- the trace marker ---- */
+
+static void count_step(void *arg)
+{
+	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED);
+}
+
+/* Work on MTE2, V and S, each ordered after the one before by a flag. */
+static void marker_kernel(struct asc_core *core, void *arg)
+{
+	int id;
+
+	CHECK(asc_core_issue(core, ASC_PIPE_MTE2, count_step, arg, NULL, NULL, 0));
+	CHECK(id = asc_core_alloc_event_id(core, MTE2_V));
+	CHECK(asc_core_set_flag(core, MTE2_V, id));
+	CHECK(asc_core_wait_flag(core, MTE2_V, id));
+	CHECK(asc_core_issue(core, ASC_PIPE_V, count_step, arg, "add\n1", NULL, 0));
+	CHECK(asc_core_release_event_id(core, id, MTE2_V));
+	CHECK(id = asc_core_alloc_event_id(core, V_S));
+	CHECK(asc_core_set_flag(core, V_S, id));
+	CHECK(asc_core_wait_flag(core, V_S, id));
+	CHECK(asc_core_release_event_id(core, id, V_S));
+	CHECK(asc_core_issue(core, ASC_PIPE_S, count_step, arg, "read", NULL, 0));
+}
+
+/*
+ * With ASC_TRACE_MARKER, a line before and after each work item, by the
+ * pipe that runs it, with the item's instruction number and name.
+ */
+TEST(trace_marker_lines)
+{
+	char path[] = "/tmp/asc-core-marker-XXXXXX", core[32], want[1024];
+	char got[1024] = "";
+	int fd, steps = 0;
+	char *report;
+	ssize_t n;
+
+	need_device(_metadata);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	setenv("ASC_TRACE_MARKER", path, 1);
+	ASSERT_EQ(0, run(marker_kernel, &steps, &checked, &report)) TH_LOG("%s", report);
+	EXPECT_EQ(3, steps);
+	n = read(fd, got, sizeof(got) - 1);
+	close(fd);
+	unlink(path);
+	ASSERT_LT(0, n);
+	got[n] = '\0';
+	/* core=<the scalar's tid>.<run of this process> */
+	ASSERT_EQ(1, sscanf(got, "asc_span begin core=%31[0-9.]", core));
+	snprintf(want, sizeof(want), "%d.", (int)gettid());
+	ASSERT_EQ(0, strncmp(core, want, strlen(want))) TH_LOG("core=%s", core);
+	snprintf(want, sizeof(want),
+		 "asc_span begin core=%1$s pipe=MTE2 n=1 name=work\n"
+		 "asc_span end core=%1$s pipe=MTE2 n=1\n"
+		 "asc_span begin core=%1$s pipe=V n=5 name=add?1\n"
+		 "asc_span end core=%1$s pipe=V n=5\n"
+		 "asc_span begin core=%1$s pipe=S n=11 name=read\n"
+		 "asc_span end core=%1$s pipe=S n=11\n", core);
+	EXPECT_STREQ(want, got);
+}
+
+/* A marker that cannot be written fails nothing. */
+TEST(trace_marker_unwritable)
+{
+	const char *markers[] = { "/dev/full", "/nonexistent/trace_marker", "/" };
+	char *report;
+	size_t i;
+	int steps;
+
+	need_device(_metadata);
+	for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++) {
+		steps = 0;
+		setenv("ASC_TRACE_MARKER", markers[i], 1);
+		ASSERT_EQ(0, run(marker_kernel, &steps, &checked, &report))
+			TH_LOG("%s: %s", markers[i], report);
+		EXPECT_EQ(NULL, report);
+		EXPECT_EQ(3, steps);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -66,7 +66,7 @@ def from_json(path):
             if e["args"]["ret"]:
                 bad.append(e)
             sets[e["args"]["event"]] += 1
-        elif e["ph"] == "X":
+        elif e["ph"] == "X" and e["cat"] == "wait":
             if e["args"]["ret"] == 0:
                 waits[e["args"]["event"]] += 1
             elif e["args"]["ret"] != ETIMEDOUT:

@@ -7,8 +7,14 @@ in the guest on OUT.json and OUT.svg).
 The JSON must parse and hold one TPipe with one track per pipe the demo
 uses (MTE2, V, MTE3) and one for the scalar (S), every set on its event's source pipe and every wait
 on its destination, all succeeded, every hand-off and each of the 32 tiles
-in order, and as many flow starts as flow ends; the SVG must be XML with
-the lanes' labels.  A failed assertion fails the check.
+in order, and as many flow starts as flow ends.  The work the runtime ran
+(libasc writes it to ascctl's trace_marker) must be on the lane of its
+pipe as spans, copy_in on MTE2, add on V, copy_out on MTE3, one per tile,
+none unfinished, in program order (their instruction numbers), and each
+lane must show, in time order and without overlap, exactly what the
+kernel issued to that pipe's queue: its waits, its work and its sets.
+The SVG must be XML with the lanes' labels and a span per work item.  A
+failed assertion fails the check.
 """
 
 import json
@@ -29,7 +35,10 @@ class Timeline:
                        if e["ph"] == "M" and e["name"] == "thread_name"}
         self.sets = [e for e in self.ev
                      if e["ph"] == "i" and e["cat"] == "set"]
-        self.waits = [e for e in self.ev if e["ph"] == "X"]
+        self.waits = [e for e in self.ev
+                      if e["ph"] == "X" and e["cat"] == "wait"]
+        self.spans = [e for e in self.ev
+                      if e["ph"] == "X" and e["cat"] == "work"]
 
     def track(self, e):
         """The name of the track of the event E."""
@@ -108,13 +117,85 @@ def check_order(tl):
         len(tl.ev), ntiles, len(starts)))
 
 
+def queues():
+    """What asc-vadd issues to each pipe's queue, in program order, as
+    (kind, name) pairs: tools/asc-vadd.c's vadd_run() for TILES tiles of
+    two buffers."""
+    q = {"MTE2": [], "V": [], "MTE3": []}
+    own = [False, False]
+    q["V"] += [("set", "V_MTE2")] * 2
+    q["MTE3"] += [("set", "MTE3_V")] * 2
+    for t in range(TILES):
+        b, other = t % 2, (t + 1) % 2
+        q["MTE2"] += [("wait", "V_MTE2"), ("work", "copy_in"), ("set", "MTE2_V")]
+        q["V"].append(("wait", "MTE2_V"))
+        if not own[b]:
+            q["V"].append(("wait", "MTE3_V"))
+            own[b] = True
+        q["V"] += [("work", "add"), ("set", "V_MTE2")]
+        if not own[other]:
+            q["V"].append(("wait", "MTE3_V"))
+            own[other] = True
+        q["V"].append(("set", "V_MTE3"))
+        own[b] = False
+        q["MTE3"] += [("wait", "V_MTE3"), ("work", "copy_out"), ("set", "MTE3_V")]
+    q["MTE2"] += [("wait", "V_MTE2")] * 2
+    q["V"] += [("wait", "MTE3_V") for b in range(2) if not own[b]]
+    return q
+
+
+def check_spans(tl):
+    """The work on each lane, in program order, between its waits and
+    sets."""
+    lanes = {}
+    for e in tl.spans:
+        assert not e["args"].get("unfinished"), "unfinished %s" % e
+        lanes.setdefault(tl.track(e), []).append(e)
+    assert sorted(lanes) == ["MTE2", "MTE3", "V"], "span lanes %s" % sorted(lanes)
+    assert len({e["args"]["core"] for e in tl.spans}) == 1, "one run"
+    work = {}
+    for lane, name in (("MTE2", "copy_in"), ("V", "add"), ("MTE3", "copy_out")):
+        spans = sorted(lanes[lane], key=lambda e: e["ts"])
+        assert [e["name"] for e in spans] == [name] * TILES, (
+            "%s: %s" % (lane, [e["name"] for e in spans]))
+        ns = [e["args"]["n"] for e in spans]
+        assert ns == sorted(ns) and len(set(ns)) == TILES, (
+            "%s: not in program order: %s" % (lane, ns))
+        work[lane] = ns
+    for t in range(TILES):
+        assert work["MTE2"][t] < work["V"][t] < work["MTE3"][t], (
+            "tile %d: instruction numbers %s" % (t, [w[t] for w in work.values()]))
+
+    want = queues()
+    for lane in ("MTE2", "V", "MTE3"):
+        items = [(e["ts"], e["ts"] + e.get("dur", 0),
+                  "work" if e["cat"] == "work" else e["cat"],
+                  e["name"] if e["cat"] == "work" else e["args"]["event"])
+                 for e in tl.spans + tl.waits + tl.sets if tl.track(e) == lane]
+        items.sort()
+        got = [(kind, name) for _, _, kind, name in items]
+        assert got == want[lane], "%s: in time order\n%s\nissued\n%s" % (
+            lane, got, want[lane])
+        for a, b in zip(items, items[1:]):
+            assert a[1] <= b[0], "%s: %s overlaps %s" % (lane, a, b)
+    print("spans: %d work items, each lane as issued: %s" % (
+        len(tl.spans), ", ".join("%s %d" % (k, len(v)) for k, v in want.items())))
+
+
 def check_svg(path):
-    """Well-formed SVG with the lanes' labels."""
+    """Well-formed SVG with the lanes' labels and the spans."""
     svg = ET.parse(path).getroot()
     assert svg.tag == SVG + "svg", svg.tag
     labels = {t.text for t in svg.iter(SVG + "text")}
     assert {"MTE2", "V", "MTE3"} <= labels, "SVG lane labels"
-    print("SVG: well-formed XML, lanes MTE2, V, MTE3")
+    titles = [g.find(SVG + "title").text for g in svg.iter(SVG + "g")
+              if g.get("class") == "span"]
+    for lane, name in (("MTE2", "copy_in"), ("V", "add"), ("MTE3", "copy_out")):
+        n = sum(x.startswith("TPipe ") and (" %s: work %s (#" % (lane, name)) in x
+                for x in titles)
+        assert n == TILES, "SVG: %d spans of %s on %s" % (n, name, lane)
+    assert len(titles) == 3 * TILES, "SVG: %d spans" % len(titles)
+    print("SVG: well-formed XML, lanes MTE2, V, MTE3, %d spans" % len(titles))
 
 
 def main(argv):
@@ -127,6 +208,7 @@ def main(argv):
     check_tracks(trace, tl)
     check_roles(tl)
     check_order(tl)
+    check_spans(tl)
     check_svg(argv[1])
 
 
