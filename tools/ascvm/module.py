@@ -13,17 +13,12 @@ from .util import TOP, RunnerError, pkg_owning, pkg_versions
 def build_module(kernel):
     """Build asc_event.ko for KERNEL with the top Makefile (which holds a
     lock, so that runs at once for one kernel build it one after the
-    other), with gcov's counters on a kernel with gcov, and return its
-    path."""
+    other) and return its path."""
     if not os.path.isdir(kernel.build):
         raise RunnerError("no headers for %s (%s); run tools/asc-install-deps"
                           % (kernel.release, kernel.build))
     cmd = ["make", "-s", "--no-print-directory", "-C", TOP, "module",
            "KERNEL_RELEASE=" + kernel.release, "KDIR=" + kernel.build]
-    if kernel.enabled("GCOV_KERNEL"):
-        # Coverage counters in the module (driver/Kbuild), which the guest
-        # copies out after the run (tools/asc-vm-init).
-        cmd.append("ASC_GCOV=1")
     try:
         rc = subprocess.run(cmd, stdout=sys.stderr, check=False).returncode
     except OSError as e:
