@@ -6,6 +6,7 @@
 #   make run      set-up, build, the vadd demo in a QEMU guest and its timeline
 #   make check    set-up, build checks, library tests and selftests in the guest
 #   make check-all the same on every test kernel, plus the long tests
+#   make check-kcsan  the KCSAN lane: data-race tests on a KCSAN kernel
 #   make mutate   mutation testing: the selftests against small driver bugs
 #   make install  the module for KERNEL_RELEASE, libasc, ascctl, the udev
 #                 rule and group, man pages and examples (PREFIX, DESTDIR)
@@ -35,7 +36,7 @@ endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
 .PHONY: all deps deps-all module module-clean module-locked module-clean-locked lib tools selftests man
-.PHONY: check check-all mutate run clean install install-dkms install-common uninstall
+.PHONY: check check-all check-kcsan mutate run clean install install-dkms install-common uninstall
 
 all: module lib tools selftests man
 
@@ -156,6 +157,13 @@ check-all: deps-all
 # MUTATE_ARGS="-k -j2" or a mutant's name.
 mutate: deps
 	@$(TOP)/tools/asc-mutate --kernel $(KERNEL) $(MUTATE_ARGS)
+
+# The KCSAN lane alone (Documentation/reliability.rst): the kcsan kernel is
+# built first when it is not (some 11 minutes on two idle cores), then the
+# data-race tests run on it.  Not part of check-all, whose CI time it would
+# take past 45 minutes; ASC_CHECK_KCSAN=1 make check-all runs it there too.
+check-kcsan: deps-all lib tools selftests
+	@$(TOP)/tools/asc-vm --kernel kcsan --timeout 900 -- $(TOP)/tools/asc-check-kcsan-guest
 
 # The demo, then the demo again under `ascctl trace` (8 tiles, so that the
 # picture stays readable): its timeline lands in build/timeline/.

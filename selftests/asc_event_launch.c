@@ -15,6 +15,8 @@
  */
 #include "asc_event_pipes.h"
 
+#include <sys/resource.h>
+
 #define BLOCK_MS	3000
 #define MAX_CORES	(3 * 8)
 
@@ -259,6 +261,27 @@ TEST_F(launch, launch_errors)
 	/* Not a device: none of its ioctls. */
 	ASSERT_EQ(-ENOTTY, asc_ioctl(lfd, ASC_EVENT_IOC_INFO, &l));
 	close(lfd);
+	ASSERT_EQ(open_now, asc_stat_read("launches_open"));
+	close(fd);
+}
+
+/* With no file descriptor free, LAUNCH fails with EMFILE and keeps nothing. */
+TEST_F(launch, launch_without_a_free_descriptor)
+{
+	struct rlimit lim = { .rlim_cur = 32, .rlim_max = 32 };
+	long long open_now = asc_stat_read("launches_open");
+	int fd = asc_open_or_skip(_metadata), filler[32], n = 0;
+
+	ASSERT_LE(0, open_now);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &lim));
+	while (n < 32 && (filler[n] = open("/dev/null", O_RDONLY)) >= 0)
+		n++;
+	ASSERT_EQ(EMFILE, errno);
+	ASSERT_EQ(-EMFILE, asc_ioctl(fd, ASC_EVENT_IOC_LAUNCH,
+				     &(struct asc_event_launch){ .kind = ASC_EVENT_LAUNCH_AIV,
+								 .block_dim = 1 }));
+	while (n > 0)
+		close(filler[--n]);
 	ASSERT_EQ(open_now, asc_stat_read("launches_open"));
 	close(fd);
 }
@@ -922,6 +945,126 @@ TEST_F(launch, sync_all_with_a_dying_core)
 		ASSERT_EQ(-EPIPE, call_join(&c[i])) TH_LOG("core %d", i);
 	ASSERT_EQ(-EPIPE, sync_all(l.core[0], NOW));
 	launch_end(&l);
+}
+
+/* ---- debugfs -------------------------------------------------------------- */
+
+/* The line of TPipe @serial's debugfs file that starts with @prefix. */
+static void debugfs_line(struct __test_metadata *_metadata, int serial,
+			 const char *prefix, char *line, size_t size)
+{
+	struct asc_text t = { 0 };
+	const char *p, *end;
+	char path[128];
+
+	asc_debugfs_path(path, sizeof(path), serial);
+	ASSERT_EQ(0, asc_read_file(path, &t)) TH_LOG("%s", path);
+	for (p = asc_text_str(&t); p && strncmp(p, prefix, strlen(prefix));) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	ASSERT_TRUE(p != NULL) TH_LOG("no %s line in %s:\n%s", prefix, path,
+				      asc_text_str(&t));
+	end = strchrnul(p, '\n');
+	ASSERT_LT((size_t)(end - p), size);
+	memcpy(line, p, end - p);
+	line[end - p] = '\0';
+	asc_text_free(&t);
+}
+
+#define ASSERT_DEBUGFS_LINE(serial, prefix, expected) do {		\
+	char __line[256];						\
+									\
+	debugfs_line(_metadata, (serial), (prefix), __line, sizeof(__line)); \
+	ASSERT_STREQ((expected), __line);				\
+} while (0)
+
+/*
+ * A mix launch of two AI cores in each core's debugfs file: the launch
+ * line names the core as CORE_INFO does, the cross-core sets of a group
+ * not complete yet, the counters, a cross-core wait, SyncAll, and the
+ * instructions a core's scalar issued (Documentation/admin.rst).
+ */
+TEST_F(launch, debugfs_shows_the_launch)
+{
+	struct asc_event_core_info info;
+	int fd[6], serial[6], ls = -1;
+	char want[256], got[256];
+	struct call c;
+	unsigned int i;
+	int lfd, id;
+
+	if (!asc_debugfs_mounted())
+		SKIP(return, "no debugfs in this kernel");
+	lfd = launch_new(ASC_EVENT_LAUNCH_MIX, 2);
+	ASSERT_LE(0, lfd);
+	for (i = 0; i < 6; i++) {
+		fd[i] = asc_open_serial(&serial[i]);
+		ASSERT_LE(0, fd[i]);
+		ASSERT_LT(0, serial[i]);
+		ASSERT_DEBUGFS_LINE(serial[i], "launch:", "launch: none");
+		ASSERT_EQ(0, join(fd[i], lfd, i));
+	}
+	close(lfd);
+	for (i = 0; i < 6; i++) {
+		ASSERT_EQ(0, core_info(fd[i], &info));
+		debugfs_line(_metadata, serial[i], "launch:", got, sizeof(got));
+		if (!i)
+			ASSERT_EQ(1, sscanf(got, "launch: %d", &ls));
+		snprintf(want, sizeof(want), "launch: %d core %u (%s %u) of 6", ls, i,
+			 info.type == ASC_EVENT_CORE_AIC ? "AIC" : "AIV", info.block_idx);
+		ASSERT_STREQ(want, got);
+		ASSERT_DEBUGFS_LINE(serial[i], "cross-counts:", "cross-counts: none");
+		ASSERT_DEBUGFS_LINE(serial[i], "cross-issued:", "cross-issued: none");
+	}
+	/* The last AIV reads as the uAPI numbers it: 2 * AI core 1 + 1. */
+	ASSERT_EQ(1, sscanf(got, "launch: %*d core 5 (AIV %u)", &i));
+	ASSERT_EQ(3U, i);
+
+	/* Mode 0 among the four AIVs: issued until all four have set. */
+	ASSERT_EQ(0, cross_set(fd[2], 3, 0, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(fd[2], 3, 0, ASC_EVENT_PIPE_V));
+	ASSERT_DEBUGFS_LINE(serial[2], "cross-issued:", "cross-issued: 0/3=2");
+	ASSERT_DEBUGFS_LINE(serial[3], "cross-issued:", "cross-issued: none");
+	for (i = 3; i < 6; i++)
+		ASSERT_EQ(0, cross_set(fd[i], 3, 0, ASC_EVENT_PIPE_MTE3));
+	ASSERT_DEBUGFS_LINE(serial[2], "cross-issued:", "cross-issued: 0/3=1");
+	for (i = 2; i < 6; i++)
+		ASSERT_DEBUGFS_LINE(serial[i], "cross-counts:", "cross-counts: 3=1");
+	ASSERT_DEBUGFS_LINE(serial[0], "cross-counts:", "cross-counts: none");
+
+	/* A cross-core wait on AIC 0, until both AICs have set flag 5. */
+	ASSERT_EQ(0, call_start(&c, fd[0], ASC_EVENT_PIPE_FIX, CALL_CROSS_WAIT, 5,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	snprintf(want, sizeof(want), "waiters: %d/FIX:cross:5", atomic_load(&c.tid));
+	ASSERT_DEBUGFS_LINE(serial[0], "waiters:", want);
+	ASSERT_EQ(0, cross_set(fd[1], 5, 0, ASC_EVENT_PIPE_MTE1));
+	ASSERT_EQ(0, cross_set(fd[0], 5, 0, ASC_EVENT_PIPE_MTE1));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_DEBUGFS_LINE(serial[0], "waiters:", "waiters: none");
+
+	/* Issued by the scalar of AIV 3, for MTE2: one in MTE2's queue. */
+	ASSERT_EQ(0, asc_bind(fd[3], ASC_EVENT_PIPE_S));
+	id = asc_alloc(fd[3], ASC_EVENT_MTE2_V);
+	ASSERT_LE(0, id);
+	ASSERT_LT(0, asc_issue(fd[3], ASC_EVENT_OP_SET, ASC_EVENT_MTE2_V, id));
+	ASSERT_DEBUGFS_LINE(serial[3], "issued:", "issued: MTE2=1");
+	ASSERT_EQ(0, asc_bind(fd[3], ASC_EVENT_PIPE_NONE));
+
+	/* SyncAll on AIC 1, which a core that leaves ends. */
+	ASSERT_EQ(0, call_start(&c, fd[1], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	snprintf(want, sizeof(want), "launch: %d core 1 (AIC 1) of 6 in sync_all", ls);
+	ASSERT_DEBUGFS_LINE(serial[1], "launch:", want);
+	snprintf(want, sizeof(want), "waiters: %d/S:sync_all", atomic_load(&c.tid));
+	ASSERT_DEBUGFS_LINE(serial[1], "waiters:", want);
+	close(fd[5]);
+	ASSERT_EQ(-EPIPE, call_join(&c));
+	for (i = 0; i < 5; i++)
+		close(fd[i]);
 }
 
 /* ---- deadlocks across cores ------------------------------------------------ */

@@ -8,6 +8,10 @@
  * duplicated wake-up, or a flag that does not order memory, shows.
  * Every ID a test uses is allocated or fetched first, as on the hardware:
  * checked mode (the default) refuses hand-written IDs.
+ *
+ * $ASC_STRESS_PERCENT (1 to 100, default 100) runs that per cent of the
+ * rounds: the KCSAN lane (tools/asc-check-kcsan-guest) runs these tests on
+ * a guest where a round takes some milliseconds.
  */
 #include "asc_event_test.h"
 
@@ -20,6 +24,23 @@
 #define STALL_MS	5000
 
 ASC_FIXTURE(stress)
+
+/* N rounds, or $ASC_STRESS_PERCENT per cent of them (at least one). */
+static int rounds(int n)
+{
+	const char *env = getenv("ASC_STRESS_PERCENT");
+	char *end;
+	long pc = 100;
+
+	if (env) {
+		pc = strtol(env, &end, 10);
+		if (!*env || *end || pc < 1 || pc > 100) {
+			fprintf(stderr, "ASC_STRESS_PERCENT=%s: want 1 to 100\n", env);
+			exit(KSFT_FAIL);
+		}
+	}
+	return n * pc / 100 ?: 1;
+}
 
 /*
  * struct player - one thread of a ping-pong or ring: waits for (@in, @in_id),
@@ -129,8 +150,9 @@ TEST_F_TIMEOUT(stress, ping_pong, 120)
 
 	ASSERT_EQ(0, mte2_v);
 	ASSERT_EQ(0, v_mte2);
-	run_ring(_metadata, self->fd, (const int (*)[2])hop, 2, PING_ROUNDS);
-	TH_LOG("%d rounds in %ld ms", PING_ROUNDS, asc_ms_since(start));
+	run_ring(_metadata, self->fd, (const int (*)[2])hop, 2,
+		 rounds(PING_ROUNDS));
+	TH_LOG("%d rounds in %ld ms", rounds(PING_ROUNDS), asc_ms_since(start));
 	ASSERT_RESET(self->fd, 2, 0);
 }
 
@@ -147,7 +169,8 @@ TEST_F_TIMEOUT(stress, ping_pong_fetched_ids, 120)
 	if (hop[0][1] < 0)
 		hop[0][1] = 0;
 	ASSERT_EQ(0, hop[1][1]);
-	run_ring(_metadata, self->fd, (const int (*)[2])hop, 2, PING_ROUNDS / 4);
+	run_ring(_metadata, self->fd, (const int (*)[2])hop, 2,
+		 rounds(PING_ROUNDS / 4));
 	ASSERT_RESET(self->fd, 1, 0);
 }
 
@@ -169,9 +192,9 @@ TEST_F_TIMEOUT(stress, ring_of_four_pipes, 120)
 	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_MTE3_V));
 	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE2));
 	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_MTE3));
-	run_ring(_metadata, self->fd, hop, RING_THREADS, RING_ROUNDS);
-	TH_LOG("%d rounds of %d hops in %ld ms", RING_ROUNDS, RING_THREADS,
-	       asc_ms_since(start));
+	run_ring(_metadata, self->fd, hop, RING_THREADS, rounds(RING_ROUNDS));
+	TH_LOG("%d rounds of %d hops in %ld ms", rounds(RING_ROUNDS),
+	       RING_THREADS, asc_ms_since(start));
 	for (i = 0; i < self->ids; i++) {
 		ASSERT_EQ(0, asc_release(self->fd, ASC_EVENT_MTE2_V, i));
 	}
@@ -186,6 +209,7 @@ struct setter {
 	pthread_t thread;
 	int fd;
 	pthread_barrier_t *go, *done;
+	int rounds;
 	int ret[RACE_ROUNDS];
 };
 
@@ -194,7 +218,7 @@ static void *setter_fn(void *arg)
 	struct setter *s = arg;
 	int i;
 
-	for (i = 0; i < RACE_ROUNDS; i++) {
+	for (i = 0; i < s->rounds; i++) {
 		pthread_barrier_wait(s->go);
 		s->ret[i] = asc_set(s->fd, ASC_EVENT_FIX_FIX, 0);
 		pthread_barrier_wait(s->done);
@@ -205,6 +229,7 @@ static void *setter_fn(void *arg)
 TEST_F_TIMEOUT(stress, concurrent_set_one_wins, 60)
 {
 	pthread_barrier_t go, done;
+	int n = rounds(RACE_ROUNDS);
 	struct setter *s;
 	int i;
 
@@ -217,9 +242,10 @@ TEST_F_TIMEOUT(stress, concurrent_set_one_wins, 60)
 		s[i].fd = self->fd;
 		s[i].go = &go;
 		s[i].done = &done;
+		s[i].rounds = n;
 		ASSERT_EQ(0, pthread_create(&s[i].thread, NULL, setter_fn, &s[i]));
 	}
-	for (i = 0; i < RACE_ROUNDS; i++) {
+	for (i = 0; i < n; i++) {
 		pthread_barrier_wait(&go);
 		pthread_barrier_wait(&done);
 		ASSERT_TRUE((s[0].ret[i] == 0 && s[1].ret[i] == -EBUSY) ||

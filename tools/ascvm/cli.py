@@ -38,22 +38,26 @@ Options:
   -h, --help           show this help
 
 Kernels: 6.1, 6.12 and 6.12-rt are Debian's packages (tools/asc-install-deps
---all installs them); debug is built from linux-source-6.1 by
-tools/asc-debug-kernel, which a run with --kernel debug calls first when the
-kernel is not built yet.
+--all installs them); debug (KASAN, lockdep, kmemleak, gcov...) and kcsan
+(KCSAN, two CPUs) are built from linux-source-6.1 by tools/asc-debug-kernel,
+which a run with --kernel debug or kcsan calls first when the kernel is not
+built yet.
 
 In the guest COMMAND runs as root with HOME=/tmp, ASC_VM=1,
 ASC_VM_SCRATCH (a writable directory, also visible on the host),
 ASC_EVENT_KO and ASC_VM_MODULE_ARGS.  /tmp and /run are tmpfs.
 
 On a kernel with kmemleak (debug) the guest scans for leaks after COMMAND
-and rmmod; a suspected leak fails the run and its report is printed.
+and rmmod; a suspected leak fails the run and its report is printed.  On a
+kernel with gcov (debug) the module is built with gcov's counters and the
+guest copies its coverage data (.gcda and .gcno files) into
+$ASC_VM_SCRATCH/gcov/ after rmmod (tools/asc-coverage reads them).
 
 Runs at once are safe: each has its own run directory under build/vm/, and
 the module build and the caches there (initramfs, vmlinux) are locked.
 
 Exit status: COMMAND's; 1 if insmod or rmmod failed, the kernel log shows
-BUG/WARNING/Oops/... or kmemleak found a leak; 2 usage; 124 timeout;
+BUG/WARNING/Oops/KASAN/KCSAN/... or kmemleak found a leak; 2 usage; 124 timeout;
 125 runner or guest failure.  A COMMAND that exits 4 (kselftest's skip) or
 77 (automake's) is reported as skipped and its status passed through.
 ASC_VM_KEEP=1 keeps the run directory under build/vm/.

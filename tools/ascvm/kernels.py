@@ -19,6 +19,8 @@ TABLE = (
     ("6.12", "debian", ("6.12", "amd64")),
     ("6.12-rt", "debian", ("6.12", "rt-amd64")),
     ("debug", "local", ("tools/asc-debug-kernel",)),
+    ("kcsan", "local", ("tools/asc-debug-kernel", "--config",
+                        "tools/kcsan-kernel.config")),
 )
 
 
@@ -124,9 +126,10 @@ def debian_kernel(name, series, flavour, build=False):
 
 
 def _builder_info(builder):
-    """The NAME=VALUE lines that BUILDER --info prints, as a dict."""
-    proc = subprocess.run([builder, "--info"], stdout=subprocess.PIPE,
-                          text=True, check=False)
+    """The NAME=VALUE lines that BUILDER --info prints (BUILDER: the
+    command as a list), as a dict."""
+    proc = subprocess.run(builder + ["--info"], stdout=subprocess.PIPE,
+                          text=True, cwd=TOP, check=False)
     info = {}
     for line in proc.stdout.splitlines():
         key, sep, value = line.partition("=")
@@ -135,31 +138,33 @@ def _builder_info(builder):
     return info
 
 
-def local_kernel(name, arg, build=False):
+def local_kernel(name, arg, *builder_args, build=False):
     """A kernel built in an O= directory, modules installed under DIR/mod.
 
     ARG is a builder script (relative to the top of the tree) that builds
-    the kernel and describes it with --info (dir, release, built, package,
-    version, fragment, fragment_sha256); with BUILD it builds a kernel not
-    built yet.  ARG may also be the build directory of a kernel built by
-    hand."""
+    the kernel when run with BUILDER_ARGS (in the top directory, where
+    relative paths among them start) and describes it when run with them
+    and --info (dir, release, built, package, version, fragment,
+    fragment_sha256); with BUILD it builds a kernel not built yet.  ARG may
+    also be the build directory of a kernel built by hand."""
     path = arg if os.path.isabs(arg) else os.path.join(TOP, arg)
     builder = None
     built = True
     if os.path.isfile(path) and os.access(path, os.X_OK):
-        builder = path
-        info = _builder_info(builder)
+        builder = " ".join([rel(path)] + list(builder_args))
+        command = [path] + list(builder_args)
+        info = _builder_info(command)
         if not info.get("dir") or not info.get("release"):
-            raise Unavailable("%s --info failed" % rel(builder))
+            raise Unavailable("%s --info failed" % builder)
         release = info["release"]
         directory = info["dir"]
         built = info.get("built") == "yes"
         if not built and build:
             msg("kernel %s is not built; building it with %s (minutes)"
-                % (name, rel(builder)))
-            if subprocess.run([builder], stdout=subprocess.DEVNULL,
+                % (name, builder))
+            if subprocess.run(command, stdout=subprocess.DEVNULL, cwd=TOP,
                               check=False).returncode != 0:
-                raise Unavailable("%s failed" % rel(builder), release,
+                raise Unavailable("%s failed" % builder, release,
                                   directory)
             built = True
             release = read_text(os.path.join(
@@ -183,7 +188,7 @@ def local_kernel(name, arg, build=False):
     if not built or not os.path.isfile(kernel.image):
         if builder:
             reason = ("not built; %s builds it (a run with --kernel %s does"
-                      " too)" % (rel(builder), name))
+                      " too)" % (builder, name))
         else:
             reason = "not built (no %s)" % kernel.image
         raise Unavailable(reason, release or None, directory)

@@ -42,7 +42,7 @@ def machine_for(kernel):
     """A kernel with PCI gets the "pc" machine and virtio-pci devices (the
     Debian kernels); one without gets "microvm" with virtio-mmio devices
     that QEMU adds to the kernel command line, and its CPUs from an MP
-    table (the debug kernel, spared ACPI and PCI)."""
+    table (the debug and KCSAN kernels, spared ACPI and PCI)."""
     if kernel.enabled("PCI"):
         return Machine(["-machine", "pc"], "pci", "virtio_pci")
     if kernel.enabled("VIRTIO_MMIO_CMDLINE_DEVICES"):
@@ -58,11 +58,14 @@ def machine_for(kernel):
         # recorded before it, and the tests that check the order of trace
         # events across threads fail.  On one CPU the buffer keeps the
         # order the events happened in; threads still interleave
-        # (CONFIG_PREEMPT).
+        # (CONFIG_PREEMPT).  A KCSAN kernel gets two: a data race is two
+        # accesses at the same time, which takes two CPUs, and the tests
+        # run there (stress, soak, copy stalls) do not look at the trace.
         return Machine(["-machine",
                         "microvm,acpi=off,x-option-roms=off,rtc=on"],
                        "device", "virtio_mmio",
-                       cmdline="tsc=reliable reboot=t", cpus=1)
+                       cmdline="tsc=reliable reboot=t",
+                       cpus=2 if kernel.enabled("KCSAN") else 1)
     raise RunnerError("kernel %s has neither PCI nor virtio-mmio command-line"
                       " devices" % kernel.name)
 

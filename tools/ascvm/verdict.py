@@ -8,10 +8,12 @@ import sys
 
 from .util import EXIT_RUNNER, EXIT_TIMEOUT, msg, read_text
 
-# Kernel log lines after the "asc-vm: begin" marker that fail a run.
+# Kernel log lines after the "asc-vm: begin" marker that fail a run.  A
+# KCSAN report has one: "BUG: KCSAN: data-race in A / B".
 BAD_LOG = re.compile(r"BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|"
-                     r"lockdep|circular locking|blocked for more than|"
+                     r"KCSAN|lockdep|circular locking|blocked for more than|"
                      r"kmemleak|Call Trace")
+KCSAN_REPORT = re.compile(r"BUG: KCSAN: ")
 BEGIN = "asc-vm: begin"
 # Exit statuses that mean "skipped": kselftest's KSFT_SKIP and automake's.
 SKIP_STATUSES = {4: "kselftest's KSFT_SKIP", 77: "automake's skip"}
@@ -114,6 +116,9 @@ def verdict(run, kernel, qemu_status, limit):
     dmesg = read_text(run.file("dmesg"), "")
     bad = [line for line in since_begin(dmesg) if BAD_LOG.search(line)]
     msg("kernel log: %d findings" % len(bad))
+    if kernel.enabled("KCSAN"):
+        msg("KCSAN: %d reports" % sum(1 for line in bad
+                                       if KCSAN_REPORT.search(line)))
     bad += _kmemleak_findings(run, kernel, result)
 
     status = 0

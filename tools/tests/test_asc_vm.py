@@ -130,6 +130,22 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("asc-vm: FAIL: the kernel log shows problems",
                       proc.stderr)
 
+    def test_kcsan_report_fails(self):
+        report = ("[ 9.1] ==================================================\n"
+                  "[ 9.1] BUG: KCSAN: data-race in asc_a [asc_event] / "
+                  "asc_b [asc_event]\n"
+                  "[ 9.1] \n"
+                  "[ 9.1] write to 0xffff888003c1e0a8 of 4 bytes by task 71 "
+                  "on cpu 1:\n"
+                  "[ 9.1]  asc_a+0x3c/0x90 [asc_event]\n")
+        proc = asc_vm(["--no-module", "--", "true"],
+                      {"FAKE_GUEST_DMESG": report})
+        self.assertStatus(proc, 1)
+        self.assertIn("asc-vm: kernel log: 1 findings", proc.stderr)
+        self.assertIn("    [ 9.1] BUG: KCSAN: data-race in asc_a", proc.stderr)
+        self.assertIn("asc-vm: FAIL: the kernel log shows problems",
+                      proc.stderr)
+
     def test_insmod_failure(self):
         proc = asc_vm(["--module", self.module, "--", "true"],
                       {"FAKE_GUEST_INSMOD": "1"})
