@@ -817,6 +817,209 @@ int asc_core_reset(struct asc_core *core);
 struct asc_pipe *asc_core_pipe(struct asc_core *core);
 
 /**
+ * enum asc_launch_kind - the cores a launch runs on, for asc_launch_run().
+ *
+ * ASC_LAUNCH_AIV: block_dim vector cores (AIV); ASC_LAUNCH_AIC: block_dim
+ * cube cores (AIC); ASC_LAUNCH_MIX: per AI core one AIC and two AIVs
+ * (Ascend C's MIX_AIC_1_2), 3 * block_dim cores.  The values are the
+ * device's.
+ */
+enum asc_launch_kind {
+	ASC_LAUNCH_AIV = 1,
+	ASC_LAUNCH_AIC = 2,
+	ASC_LAUNCH_MIX = 3,
+};
+
+/**
+ * enum asc_core_type - what a core of a launch is, asc_core_type().
+ *
+ * ASC_CORE_AIC is a cube core, ASC_CORE_AIV a vector core.  The values
+ * are the device's.
+ */
+enum asc_core_type {
+	ASC_CORE_AIC = 1,
+	ASC_CORE_AIV = 2,
+};
+
+/**
+ * asc_launch_run() - run a kernel on block_dim emulated cores
+ * (kernel[block_dim]() in pyasc, <<<block_dim>>> in Ascend C).
+ * @kernel: the kernel function, called once on every core.
+ * @arg: passed to @kernel on every core.
+ * @kind: an ASC_LAUNCH_* kind.
+ * @block_dim: AI cores, 1..64.
+ * @attr: the device and mode of every core, or NULL for the defaults.
+ * @report: where to store the report, or NULL: a malloc()ed text for the
+ *	caller to free(); NULL when there is none.
+ *
+ * Makes one launch of the driver and runs each of its cores as
+ * asc_core_run() runs one: a scalar thread of its own, started by this
+ * call, with its own TPipe joined to the launch, its own pipe threads and
+ * its own missing-sync detector.  In a mix launch the cores are numbered
+ * as the driver numbers them: the AICs first, then the two AIVs of each AI
+ * core.  Every core has joined before any runs @kernel.  A core leaves the
+ * launch (closes its TPipe) when its kernel has returned and its pipes
+ * have drained.  The calling thread waits for every core.
+ *
+ * Cores meet through asc_core_cross_set_flag(),
+ * asc_core_cross_wait_flag() and asc_core_sync_all(), and learn who they
+ * are from asc_core_block_idx() and the other getters.
+ *
+ * The first error of any core ends the launch: every other core's calls
+ * fail from then on with ECANCELED and do nothing, their TPipes are reset
+ * (which ends their waits, cross-core and SyncAll included) until they
+ * have ended, and asc_launch_run() returns the first error, with its
+ * report after a line naming the core: "core N (AIV|AIC BLOCK_IDX):".  A
+ * core that left makes the waits that only it could end fail with EPIPE
+ * (the driver's rule).
+ *
+ * Waits that can never end across cores (a cycle through cross-core
+ * waits, SyncAll, flag waits and pipes waiting for each other) are found
+ * when the last thread of the launch that could still act blocks: the
+ * launch ends with EDEADLK and a report naming, for each core, what its
+ * scalar and its blocked pipes wait for.  The detector follows what the
+ * cores have run, not the threads' timing, so the same kernel gets the
+ * same verdict on every run.
+ *
+ * Return: 0 when every core ran its kernel to its end without an error,
+ * or -1 with errno set: EINVAL for a NULL @kernel, a bad @kind, a
+ * @block_dim outside 1..64, or an @attr with both @unchecked and
+ * @strict_ids; the errors of asc_pipe_open(); ENOTTY when the driver has
+ * no launches (ASC_EVENT_IOC_LAUNCH); ENOMEM; EAGAIN when a thread cannot
+ * be created; EDEADLK for a deadlock across cores; or the first error of
+ * a core, as asc_core_run() returns it.
+ */
+int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
+		   unsigned int block_dim, const struct asc_core_attr *attr,
+		   char **report);
+
+/**
+ * asc_core_block_idx() - GetBlockIdx() / pyasc get_block_idx().
+ * @core: the core.
+ *
+ * 0..block_dim - 1 on an AIC and on every core of a vector-only or
+ * cube-only launch; 2 * AI core + asc_core_sub_block_idx() on an AIV of a
+ * mix launch.  0 on the core of asc_core_run().  Like the other getters,
+ * any thread may call it; it is not an instruction (it is not counted).
+ *
+ * Return: the index, or -1 with errno EINVAL for a NULL @core.
+ */
+int asc_core_block_idx(struct asc_core *core);
+
+/**
+ * asc_core_block_num() - GetBlockNum() / pyasc get_block_num().
+ * @core: the core.
+ *
+ * Return: the launch's block_dim (1 on the core of asc_core_run()), or -1
+ * with errno EINVAL for a NULL @core.
+ */
+int asc_core_block_num(struct asc_core *core);
+
+/**
+ * asc_core_sub_block_idx() - GetSubBlockIdx() / pyasc get_sub_block_idx().
+ * @core: the core.
+ *
+ * Return: which of its AI core's two AIVs an AIV of a mix launch is (0 or
+ * 1); 0 on any other core; or -1 with errno EINVAL for a NULL @core.
+ */
+int asc_core_sub_block_idx(struct asc_core *core);
+
+/**
+ * asc_core_sub_block_num() - GetSubBlockNum().
+ * @core: the core.
+ *
+ * Return: 2 on an AIV of a mix launch, 1 on any other core, or -1 with
+ * errno EINVAL for a NULL @core.
+ */
+int asc_core_sub_block_num(struct asc_core *core);
+
+/**
+ * asc_core_type() - whether a core is an AIC or an AIV.
+ * @core: the core.
+ *
+ * Return: ASC_CORE_AIC or ASC_CORE_AIV for a core of a launch, 0 for the
+ * core of asc_core_run() (which belongs to no launch), or -1 with errno
+ * EINVAL for a NULL @core.
+ */
+int asc_core_type(struct asc_core *core);
+
+/**
+ * asc_core_cross_set_flag() - issue CrossCoreSetFlag<mode, pipe>(flag_id)
+ * (pyasc cross_core_set_flag(flag_id, mode_id, pipe)).
+ * @core: the core.
+ * @flag_id: the cross-core flag, 0..10 (11-15 are SyncAll's and the
+ *	chip's).
+ * @mode: 0: every core of this core's type issues it, each gets one;
+ *	1 (mix, from an AIV): both AIVs of this AI core issue it, each gets
+ *	one; 2 (mix): from an AIC, each of its two AIVs gets one; from an
+ *	AIV, once both AIVs of the AI core issued it, their AIC gets one.
+ * @pipe_id: the pipe that issues it, in order with its other work: any
+ *	pipe but ASC_PIPE_S (and not ASC_PIPE_ALL).
+ *
+ * Queued on @pipe_id like work: the driver gets the set once everything
+ * issued to that pipe before it has run.  The arguments are checked when
+ * the scalar issues it, as the chip stops a kernel there.  A set that
+ * would take a counter past 15, or a 16th set of this core still waiting
+ * for the rest of its group, fails when the pipe runs it (EOVERFLOW), and
+ * so ends the launch.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a @flag_id
+ * outside 0..10, a @mode outside 0..2, mode 1 or 2 outside a mix launch,
+ * mode 1 on an AIC, or a @pipe_id that is ASC_PIPE_S or not a pipe;
+ * ENOTCONN on the core of asc_core_run(); EPERM from another thread than
+ * the scalar (nothing recorded); EDEADLK when the queue is full and the
+ * pipe can never run it; ENOMEM; or the launch's first error, unchanged.
+ */
+int asc_core_cross_set_flag(struct asc_core *core, int flag_id, int mode,
+			    int pipe_id);
+
+/**
+ * asc_core_cross_wait_flag() - issue CrossCoreWaitFlag(flag_id)
+ * (pyasc cross_core_wait_flag(flag_id, mode_id, pipe)).
+ * @core: the core.
+ * @flag_id: the cross-core flag, 0..10.
+ * @pipe_id: ASC_PIPE_S: the scalar waits, so nothing issued after the
+ *	wait runs before it, on any pipe (the A2/A3 chips' wait, which
+ *	ignores mode and pipe and blocks every pipe); any other pipe: the
+ *	wait is queued on that pipe, which runs nothing issued after it
+ *	until the flag comes (chips whose wait has a pipe).
+ *
+ * The wait blocks while this core's counter of @flag_id is 0, then takes
+ * one.  It ends with the launch's first error (ECANCELED), with EPIPE when
+ * the cores that could set the flag have left, and with EDEADLK when the
+ * launch deadlocks (see asc_launch_run()).  Cross-core waits order
+ * nothing between the pipes of one core: the missing-sync detector sees a
+ * queued wait as an instruction of its pipe.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a @flag_id
+ * outside 0..10, or a @pipe_id that is not a pipe; ENOTCONN on the core
+ * of asc_core_run(); EPERM from another thread than the scalar (nothing
+ * recorded); EPIPE, EDEADLK, ECANCELED for a wait on S (a queued wait's
+ * error ends the launch); EDEADLK when the queue is full and the pipe can
+ * never run it; ENOMEM; or the launch's first error, unchanged.
+ */
+int asc_core_cross_wait_flag(struct asc_core *core, int flag_id, int pipe_id);
+
+/**
+ * asc_core_sync_all() - SyncAll() / pyasc sync_all(): the hardware
+ * variant.
+ * @core: the core.
+ *
+ * As on the chip, a PIPE_ALL barrier (asc_core_pipe_barrier() of
+ * ASC_PIPE_ALL: the scalar waits until its pipes have run everything
+ * issued), then the driver's SYNC_ALL: the scalar waits until every core
+ * of the launch has reached it, then all go on.  A core that has left
+ * makes every later SyncAll of the launch fail with EPIPE.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core; ENOTCONN on
+ * the core of asc_core_run(); EPERM from another thread than the scalar
+ * (nothing recorded); the errors of the barrier; EPIPE when a core of the
+ * launch has left; EDEADLK when the launch deadlocks; or the launch's
+ * first error, unchanged.
+ */
+int asc_core_sync_all(struct asc_core *core);
+
+/**
  * asc_version_string() - version of the libasc package.
  *
  * This is the release of the package, "MAJOR.MINOR.PATCH"; it is

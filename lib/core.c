@@ -51,121 +51,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core.h"
 #include "hb.h"
-#include "internal.h"
-
-#define CORE_LANES		7
-#define CORE_S			0
-
-/*
- * A pipe's queue holds at most CORE_QUEUE_MAX instructions of the runtime
- * and ASC_EVENT_QUEUE_DEPTH tickets of the driver.  A scalar waiting for
- * room in a full queue goes on once it is down to half (when the pipe
- * will get that far): one wake-up per many instructions, not one each.
- */
-#define CORE_QUEUE_MAX		1024
-
-/* A wait of the scalar looks at the core's error this often. */
-#define CORE_WAIT_SLICE_NS	(100 * 1000 * 1000LL)
 
 static const int core_lane_pipe[CORE_LANES] = {
 	ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1, ASC_PIPE_MTE2,
 	ASC_PIPE_MTE3, ASC_PIPE_FIX,
 };
 
-enum core_kind {
-	CORE_WORK,
-	CORE_TICKET,
-};
-
-/*
- * One instruction in a pipe's queue; @pos is the detector's position,
- * @name the work's name for the trace marker (NULL without one).
- */
-struct core_item {
-	enum core_kind kind;
-	uint32_t pos;
-	asc_work_fn fn;
-	void *arg;
-	char *name;
-	uint64_t ticket;
-	unsigned long seq;
-	int event;
-	int id;
-	bool set;
-};
-
-/*
- * struct core_lane - one pipe but S: its thread and its queue.
- * @core: the core.
- * @pipe_id: the pipe.
- * @started: @thread runs.
- * @thread: the pipe's thread.
- * @wake: the thread waits here for work.
- * @q: the instructions issued to the pipe and not yet taken by the
- *	thread, a ring of @qcap from @qhead, @qlen of them.
- * @busy: the thread runs one it took.
- * @tk_pos: the detector's positions of the tickets issued to the driver
- *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
- *	of them: the driver's queue of the pipe.
- */
-struct core_lane {
-	struct asc_core *core;
-	int pipe_id;
-	bool started;
-	pthread_t thread;
-	pthread_cond_t wake;
-	struct core_item *q;
-	size_t qhead;
-	size_t qlen;
-	size_t qcap;
-	bool busy;
-	uint32_t tk_pos[ASC_EVENT_QUEUE_DEPTH];
-	unsigned int tk_head;
-	unsigned int tk_count;
-};
-
-/*
- * struct asc_core - one emulated AI core running one kernel.
- * @pipe: the TPipe.
- * @scalar: the thread running the kernel, bound to S.
- * @hb: the missing-sync detector.
- * @seq: instructions the scalar has issued, this one included.
- * @lock: protects what the comment at the top says.
- * @progress: the scalar waits here for the pipes.
- * @waiting: the scalar waits on @progress, for the queue of lane
- *	@wait_lane to be down to @wait_items instructions (the one the
- *	thread runs included) and @wait_tickets tickets, or for every pipe
- *	to be idle when @wait_lane is -1; the pipe that makes it so signals
- *	it.
- * @wait_lane: see @waiting.
- * @wait_items: see @waiting.
- * @wait_tickets: see @waiting.
- * @stopping: the kernel is over; the pipe threads exit once idle.
- * @err: the first error (an errno), 0 while there is none.
- * @report: its report.
- * @marker: the trace marker, written by whoever runs a work item.
- * @lane: the pipes; lane[CORE_S] has no thread.
- */
-struct asc_core {
-	struct asc_pipe *pipe;
-	pthread_t scalar;
-	struct asc_hb *hb;
-	unsigned long seq;
-	pthread_mutex_t lock;
-	pthread_cond_t progress;
-	bool waiting;
-	int wait_lane;
-	size_t wait_items;
-	unsigned int wait_tickets;
-	bool stopping;
-	int err;
-	char *report;
-	struct asc_marker marker;
-	struct core_lane lane[CORE_LANES];
-};
-
-static int core_lane_of(int pipe_id)
+int asc_core_lane_of(int pipe_id)
 {
 	int i;
 
@@ -187,31 +81,31 @@ static int core_error(const struct asc_core *c)
 
 /*
  * Record @err with @text (taken) unless an error came first; the first
- * one resets the TPipe, which ends the pipes' waits.
+ * one resets the TPipe, which ends the pipes' waits.  In a launch, the
+ * first error of any core ends every core (asc_launch_core_failed()).
  */
-static void core_fail(struct asc_core *c, int err, char *text)
+void asc_core_fail(struct asc_core *c, int err, char *text)
 {
 	bool first;
 
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(c->lock);
 	first = !c->err;
 	if (first) {
 		c->report = text;
 		text = NULL;
 		__atomic_store_n(&c->err, err, __ATOMIC_RELEASE);
+		if (c->launch)
+			asc_launch_core_failed(c);
 	}
 	pthread_cond_broadcast(&c->progress);
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(c->lock);
 	free(text);
 	if (first)
 		asc_pipe_reset(c->pipe);
 }
 
 /* A call of the scalar fails: record @err and a line, return -1. */
-static int core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
+int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
 {
 	struct asc_report text = { 0 };
 	char line[256];
@@ -221,20 +115,20 @@ static int core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	asc_report_add(&text, "error: %s: %s", line, strerror(err));
-	core_fail(c, err, asc_report_take(&text));
+	asc_core_fail(c, err, asc_report_take(&text));
 	errno = core_error(c);
 	return -1;
 }
 
 /* The detector failed: its errno and report. */
-static int core_hb_fail(struct asc_core *c, const char *what)
+int asc_core_hb_fail(struct asc_core *c, const char *what)
 {
 	int err = errno;
 	char *text = asc_hb_take_report(c->hb);
 
 	if (!text)
-		return core_call_fail(c, err, "%s", what);
-	core_fail(c, err, text);
+		return asc_core_call_fail(c, err, "%s", what);
+	asc_core_fail(c, err, text);
 	errno = core_error(c);
 	return -1;
 }
@@ -244,7 +138,7 @@ static int core_hb_fail(struct asc_core *c, const char *what)
  * got its instruction number), or -1 with errno: EINVAL for a NULL @c,
  * EPERM from another thread than the scalar, the kernel's first error.
  */
-static int core_enter(struct asc_core *c)
+int asc_core_enter(struct asc_core *c)
 {
 	int err;
 
@@ -285,11 +179,15 @@ static void core_lane_run(struct asc_core *c, const struct core_lane *l,
 		core_work(c, l->pipe_id, it);
 		return;
 	}
+	if (c->launch) {
+		asc_launch_lane_run(c, (struct core_lane *)l, it);
+		return;
+	}
 	/* A signal leaves the ticket at the head of the queue: run it again. */
 	while (asc_pipe_execute(c->pipe, it->ticket) < 0) {
 		if (errno == EINTR)
 			continue;
-		core_call_fail(c, errno, "#%lu %s_flag(%s, %d) on %s", it->seq,
+		asc_core_call_fail(c, errno, "#%lu %s_flag(%s, %d) on %s", it->seq,
 			       it->set ? "set" : "wait",
 			       asc_hard_event_name(it->event), it->id,
 			       core_pipe_name(l->pipe_id));
@@ -321,14 +219,14 @@ static void *core_lane_main(void *arg)
 	bool skip;
 
 	if (asc_pipe_bind(c->pipe, l->pipe_id) < 0)
-		core_call_fail(c, errno, "the thread of %s: bind to %s",
+		asc_core_call_fail(c, errno, "the thread of %s: bind to %s",
 			       core_pipe_name(l->pipe_id),
 			       core_pipe_name(l->pipe_id));
 
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(c->lock);
 	for (;;) {
 		while (!l->qlen && !c->stopping)
-			pthread_cond_wait(&l->wake, &c->lock);
+			pthread_cond_wait(&l->wake, c->lock);
 		if (!l->qlen)
 			break;
 		it = l->q[l->qhead];
@@ -336,25 +234,27 @@ static void *core_lane_main(void *arg)
 		l->qlen--;
 		l->busy = true;
 		skip = c->err;
-		pthread_mutex_unlock(&c->lock);
+		pthread_mutex_unlock(c->lock);
 
 		if (!skip)
 			core_lane_run(c, l, &it);
 		free(it.name);
 
-		pthread_mutex_lock(&c->lock);
+		pthread_mutex_lock(c->lock);
 		if (it.kind == CORE_TICKET) {
 			l->tk_head = (l->tk_head + 1) % ASC_EVENT_QUEUE_DEPTH;
 			l->tk_count--;
 		}
 		l->busy = false;
+		if (c->launch && !l->qlen)
+			asc_launch_check(c->launch);
 		if (c->waiting && (c->wait_lane < 0 ? core_idle(c) :
 				   &c->lane[c->wait_lane] == l &&
 				   l->qlen <= c->wait_items &&
 				   l->tk_count <= c->wait_tickets))
 			pthread_cond_signal(&c->progress);
 	}
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(c->lock);
 	return NULL;
 }
 
@@ -377,7 +277,7 @@ static int core_lane_start(struct core_lane *l)
  * Hand @it to its pipe; a ticket at detector position @pos.  Return: 0,
  * or -1 with errno.
  */
-static int core_enqueue(struct asc_core *c, int lane,
+int asc_core_enqueue(struct asc_core *c, int lane,
 			const struct core_item *it, uint32_t pos)
 {
 	struct core_lane *l = &c->lane[lane];
@@ -386,9 +286,9 @@ static int core_enqueue(struct asc_core *c, int lane,
 	size_t i, cap;
 	int err = 0;
 
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(c->lock);
 	if (c->err) {
-		pthread_mutex_unlock(&c->lock);
+		pthread_mutex_unlock(c->lock);
 		errno = c->err;
 		return -1;
 	}
@@ -418,23 +318,25 @@ static int core_enqueue(struct asc_core *c, int lane,
 		l->tk_pos[(l->tk_head + l->tk_count++) % ASC_EVENT_QUEUE_DEPTH] = pos;
 	pthread_cond_signal(&l->wake);
 out:
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(c->lock);
 	if (!err)
 		return 0;
-	return core_call_fail(c, err, "#%lu: %s %s", it->seq, what,
+	return asc_core_call_fail(c, err, "#%lu: %s %s", it->seq, what,
 			      core_pipe_name(l->pipe_id));
 }
 
 /* The scalar waits until every pipe is idle. */
 static int core_drain(struct asc_core *c)
 {
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(c->lock);
 	c->waiting = true;
 	c->wait_lane = -1;
+	if (c->launch)
+		asc_launch_check(c->launch);
 	while (!c->err && !core_idle(c))
-		pthread_cond_wait(&c->progress, &c->lock);
+		pthread_cond_wait(&c->progress, c->lock);
 	c->waiting = false;
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(c->lock);
 	errno = core_error(c);
 	return errno ? -1 : 0;
 }
@@ -448,7 +350,7 @@ static int core_drain(struct asc_core *c)
  * is, the scalar waits until the pipe has run what the detector has, down
  * to half the queue at most.
  */
-static int core_room(struct asc_core *c, int lane, bool ticket)
+int asc_core_room(struct asc_core *c, int lane, bool ticket)
 {
 	struct core_lane *l = &c->lane[lane];
 	unsigned int k, tickets = UINT_MAX;
@@ -458,7 +360,7 @@ static int core_room(struct asc_core *c, int lane, bool ticket)
 
 	done = asc_hb_done(c->hb, l->pipe_id);
 	issued = asc_hb_issued(c->hb, l->pipe_id);
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(c->lock);
 	/* The tickets the detector has not run are the newest of the ring. */
 	for (k = 0; k < l->tk_count &&
 	     l->tk_pos[(l->tk_head + l->tk_count - 1 - k) % ASC_EVENT_QUEUE_DEPTH] > done;
@@ -466,15 +368,15 @@ static int core_room(struct asc_core *c, int lane, bool ticket)
 		;
 	if (issued - done >= CORE_QUEUE_MAX ||
 	    (ticket && k >= ASC_EVENT_QUEUE_DEPTH)) {
-		pthread_mutex_unlock(&c->lock);
+		pthread_mutex_unlock(c->lock);
 		snprintf(when, sizeof(when), "when the queue of %s is full (#%lu)",
 			 core_pipe_name(l->pipe_id), c->seq);
 		asc_hb_reach(c->hb, l->pipe_id, done + 1, when);
-		return core_hb_fail(c, when);
+		return asc_core_hb_fail(c, when);
 	}
 	if (l->qlen + l->busy < CORE_QUEUE_MAX &&
 	    (!ticket || l->tk_count < ASC_EVENT_QUEUE_DEPTH)) {
-		pthread_mutex_unlock(&c->lock);
+		pthread_mutex_unlock(c->lock);
 		return 0;
 	}
 	items = issued - done;
@@ -486,10 +388,12 @@ static int core_room(struct asc_core *c, int lane, bool ticket)
 	c->wait_lane = lane;
 	c->wait_items = items;
 	c->wait_tickets = tickets;
+	if (c->launch)
+		asc_launch_check(c->launch);
 	while (!c->err && (l->qlen + l->busy > items || l->tk_count > tickets))
-		pthread_cond_wait(&c->progress, &c->lock);
+		pthread_cond_wait(&c->progress, c->lock);
 	c->waiting = false;
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(c->lock);
 	errno = core_error(c);
 	return errno ? -1 : 0;
 }
@@ -498,7 +402,7 @@ static int core_room(struct asc_core *c, int lane, bool ticket)
  * A wait on S, which the detector found a set for: in slices, so that an
  * error of a pipe (whose set then never comes) is noticed.
  */
-static int core_wait_s(struct asc_core *c, int event, int id)
+static int core_wait_s_slices(struct asc_core *c, int event, int id)
 {
 	for (;;) {
 		if (!asc_wait_flag_timeout(c->pipe, event, id, CORE_WAIT_SLICE_NS))
@@ -508,6 +412,43 @@ static int core_wait_s(struct asc_core *c, int event, int id)
 		if (errno != ETIMEDOUT && errno != EINTR)
 			return errno;
 	}
+}
+
+/*
+ * In a launch, the deadlock detector knows the wait on S and counts the
+ * sets and waits of each flag run (struct asc_core).
+ */
+static int core_wait_s(struct asc_core *c, int event, int id)
+{
+	int err;
+
+	if (!c->launch)
+		return core_wait_s_slices(c, event, id);
+	pthread_mutex_lock(c->lock);
+	c->block = CORE_BLOCK_FLAG;
+	c->block_event = event;
+	c->block_id = id;
+	asc_launch_check(c->launch);
+	pthread_mutex_unlock(c->lock);
+	err = core_wait_s_slices(c, event, id);
+	pthread_mutex_lock(c->lock);
+	c->block = CORE_RUNS;
+	if (!err)
+		c->flag_waits[event * ASC_EVENT_IDS_MAX + id]++;
+	pthread_mutex_unlock(c->lock);
+	return err;
+}
+
+static int core_set_s(struct asc_core *c, int event, int id)
+{
+	if (asc_set_flag(c->pipe, event, id))
+		return errno;
+	if (c->launch) {
+		pthread_mutex_lock(c->lock);
+		c->flag_sets[event * ASC_EVENT_IDS_MAX + id]++;
+		pthread_mutex_unlock(c->lock);
+	}
+	return 0;
 }
 
 static bool core_access_valid(const struct asc_access *acc, unsigned int nacc)
@@ -530,21 +471,21 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 	struct core_item it = { .kind = CORE_WORK, .fn = fn, .arg = arg };
 	int lane, pos;
 
-	if (core_enter(c))
+	if (asc_core_enter(c))
 		return -1;
 	it.seq = c->seq;
-	lane = core_lane_of(pipe_id);
+	lane = asc_core_lane_of(pipe_id);
 	if (lane < 0 || !fn || !core_access_valid(acc, nacc))
-		return core_call_fail(c, EINVAL,
+		return asc_core_call_fail(c, EINVAL,
 				      "#%lu issue(%d, %s): %s", it.seq, pipe_id,
 				      what ? what : "work",
 				      lane < 0 ? "not a pipe" : !fn ?
 				      "no function" : "a bad access");
-	if (lane != CORE_S && core_room(c, lane, false))
+	if (lane != CORE_S && asc_core_room(c, lane, false))
 		return -1;
 	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, acc, nacc);
 	if (pos < 0)
-		return core_hb_fail(c, "the detector");
+		return asc_core_hb_fail(c, "the detector");
 	if (c->marker.fd >= 0)
 		it.name = asc_marker_name(what);
 	if (lane == CORE_S) {
@@ -552,7 +493,7 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 		free(it.name);
 		return 0;
 	}
-	if (core_enqueue(c, lane, &it, pos)) {
+	if (asc_core_enqueue(c, lane, &it, pos)) {
 		free(it.name);
 		return -1;
 	}
@@ -566,40 +507,40 @@ static int core_flag(struct asc_core *c, bool set, int event, int id)
 	const char *op = set ? "set_flag" : "wait_flag";
 	int pipe_id, lane, pos, err;
 
-	if (core_enter(c))
+	if (asc_core_enter(c))
 		return -1;
 	it.seq = c->seq;
 	if (!asc_event_valid(event) || id < 0 || id >= asc_event_ids(c->pipe))
-		return core_call_fail(c, EINVAL, "#%lu %s(%d, %d): %s", it.seq,
+		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d, %d): %s", it.seq,
 				      op, event, id,
 				      asc_event_valid(event) ? "no such ID" :
 				      "no such HardEvent");
 	pipe_id = set ? asc_hard_event_src_pipe(event) :
 			asc_hard_event_dst_pipe(event);
-	lane = core_lane_of(pipe_id);
+	lane = asc_core_lane_of(pipe_id);
 
 	if (lane == CORE_S) {
 		if (asc_hb_flag(c->hb, set, it.seq, event, id) < 0)
-			return core_hb_fail(c, op);
-		err = set ? (asc_set_flag(c->pipe, event, id) ? errno : 0) :
+			return asc_core_hb_fail(c, op);
+		err = set ? core_set_s(c, event, id) :
 			    core_wait_s(c, event, id);
 		if (err)
-			return core_call_fail(c, err, "#%lu %s(%s, %d) on S",
+			return asc_core_call_fail(c, err, "#%lu %s(%s, %d) on S",
 					      it.seq, op,
 					      asc_hard_event_name(event), id);
 		return 0;
 	}
 
-	if (core_room(c, lane, true))
+	if (asc_core_room(c, lane, true))
 		return -1;
 	if (asc_pipe_issue(c->pipe, set, event, id, &it.ticket))
-		return core_call_fail(c, errno, "#%lu %s(%s, %d) issued to %s",
+		return asc_core_call_fail(c, errno, "#%lu %s(%s, %d) issued to %s",
 				      it.seq, op, asc_hard_event_name(event),
 				      id, core_pipe_name(pipe_id));
 	pos = asc_hb_flag(c->hb, set, it.seq, event, id);
 	if (pos < 0)
-		return core_hb_fail(c, op);
-	return core_enqueue(c, lane, &it, pos);
+		return asc_core_hb_fail(c, op);
+	return asc_core_enqueue(c, lane, &it, pos);
 }
 
 ASC_API int asc_core_set_flag(struct asc_core *c, int event, int id)
@@ -616,7 +557,7 @@ ASC_API int asc_core_wait_flag(struct asc_core *c, int event, int id)
 static int core_drain_checked(struct asc_core *c, const char *when)
 {
 	if (asc_hb_drain(c->hb, when))
-		return core_hb_fail(c, when);
+		return asc_core_hb_fail(c, when);
 	return core_drain(c);
 }
 
@@ -624,23 +565,23 @@ ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
 {
 	int lane;
 
-	if (core_enter(c))
+	if (asc_core_enter(c))
 		return -1;
 	if (pipe_id == ASC_PIPE_ALL) {
 		if (asc_hb_barrier(c->hb, pipe_id, c->seq) < 0)
-			return core_hb_fail(c, "pipe_barrier(ALL)");
+			return asc_core_hb_fail(c, "pipe_barrier(ALL)");
 		return core_drain(c);
 	}
-	lane = core_lane_of(pipe_id);
+	lane = asc_core_lane_of(pipe_id);
 	if (lane < 0)
-		return core_call_fail(c, EINVAL, "#%lu pipe_barrier(%d): not a pipe",
+		return asc_core_call_fail(c, EINVAL, "#%lu pipe_barrier(%d): not a pipe",
 				      c->seq, pipe_id);
 	if (lane == CORE_S)
-		return core_call_fail(c, EINVAL,
+		return asc_core_call_fail(c, EINVAL,
 				      "#%lu pipe_barrier(S): not supported, a hardware error on the chip",
 				      c->seq);
 	if (asc_hb_barrier(c->hb, pipe_id, c->seq) < 0)
-		return core_hb_fail(c, "pipe_barrier");
+		return asc_core_hb_fail(c, "pipe_barrier");
 	return 0;
 }
 
@@ -651,10 +592,10 @@ static int core_id_query(struct asc_core *c, bool alloc, int event)
 	struct asc_report text = { 0 };
 	int id, err;
 
-	if (core_enter(c))
+	if (asc_core_enter(c))
 		return -1;
 	if (!asc_event_valid(event))
-		return core_call_fail(c, EINVAL, "#%lu %s(%d): no such HardEvent",
+		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d): no such HardEvent",
 				      c->seq, op, event);
 	id = alloc ? asc_alloc_event_id(c->pipe, event) :
 		     asc_fetch_event_id(c->pipe, event);
@@ -665,7 +606,7 @@ static int core_id_query(struct asc_core *c, bool alloc, int event)
 		       asc_hard_event_name(event), strerror(err));
 	if (err == EADDRINUSE)
 		asc_hb_uses(c->hb, event, &text);
-	core_fail(c, err, asc_report_take(&text));
+	asc_core_fail(c, err, asc_report_take(&text));
 	errno = core_error(c);
 	return -1;
 }
@@ -682,14 +623,14 @@ ASC_API int asc_core_fetch_event_id(struct asc_core *c, int event)
 
 ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 {
-	if (core_enter(c))
+	if (asc_core_enter(c))
 		return -1;
 	if (!asc_event_valid(event))
-		return core_call_fail(c, EINVAL,
+		return asc_core_call_fail(c, EINVAL,
 				      "#%lu release_event_id(%d, %d): no such HardEvent",
 				      c->seq, id, event);
 	if (asc_release_event_id(c->pipe, id, event) < 0)
-		return core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
+		return asc_core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
 				      c->seq, id, asc_hard_event_name(event));
 	return 0;
 }
@@ -698,16 +639,16 @@ ASC_API int asc_core_reset(struct asc_core *c)
 {
 	char when[64], before[64];
 
-	if (core_enter(c))
+	if (asc_core_enter(c))
 		return -1;
 	snprintf(when, sizeof(when), "at reset (#%lu)", c->seq);
 	snprintf(before, sizeof(before), "before reset (#%lu)", c->seq);
 	if (core_drain_checked(c, when))
 		return -1;
 	if (asc_hb_leftovers(c->hb, before))
-		return core_hb_fail(c, before);
+		return asc_core_hb_fail(c, before);
 	if (asc_pipe_reset(c->pipe) < 0)
-		return core_call_fail(c, errno, "#%lu reset on S", c->seq);
+		return asc_core_call_fail(c, errno, "#%lu reset on S", c->seq);
 	return 0;
 }
 
@@ -720,8 +661,11 @@ ASC_API struct asc_pipe *asc_core_pipe(struct asc_core *c)
 	return c->pipe;
 }
 
-/* A core with no pipe open and no thread started; NULL when out of memory. */
-static struct asc_core *core_new(void)
+/*
+ * A core with no pipe open and no thread started, its own lock, in no
+ * launch; NULL when out of memory.
+ */
+struct asc_core *asc_core_new(void)
 {
 	struct asc_core *c = calloc(1, sizeof(*c));
 	int i;
@@ -734,7 +678,10 @@ static struct asc_core *core_new(void)
 		return NULL;
 	}
 	c->marker.fd = -1;
-	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->own_lock, NULL);
+	c->lock = &c->own_lock;
+	c->block_num = 1;
+	c->sub_block_num = 1;
 	pthread_cond_init(&c->progress, NULL);
 	for (i = 0; i < CORE_LANES; i++) {
 		c->lane[i].core = c;
@@ -744,33 +691,54 @@ static struct asc_core *core_new(void)
 	return c;
 }
 
-/* Stop and join the pipes' threads, close the TPipe, free @c. */
-static void core_free(struct asc_core *c)
+/*
+ * Stop and join the pipes' threads, close the TPipe.  A core of a launch
+ * is gone from then on; the launch frees it (asc_core_destroy()).
+ */
+void asc_core_stop(struct asc_core *c)
 {
 	int i;
 
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(c->lock);
 	c->stopping = true;
 	for (i = 0; i < CORE_LANES; i++)
 		pthread_cond_signal(&c->lane[i].wake);
-	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_unlock(c->lock);
 	for (i = 0; i < CORE_LANES; i++) {
 		if (c->lane[i].started)
 			pthread_join(c->lane[i].thread, NULL);
+	}
+	if (c->launch) {
+		pthread_mutex_lock(c->lock);
+		c->gone = true;
+		asc_launch_check(c->launch);
+		pthread_mutex_unlock(c->lock);
+	}
+	asc_pipe_close(c->pipe);
+	c->pipe = NULL;
+	asc_marker_close(&c->marker);
+}
+
+/* Free a core asc_core_stop() stopped, or that never started. */
+void asc_core_destroy(struct asc_core *c)
+{
+	int i;
+
+	for (i = 0; i < CORE_LANES; i++) {
 		pthread_cond_destroy(&c->lane[i].wake);
 		free(c->lane[i].q);
 	}
-	asc_pipe_close(c->pipe);
-	asc_marker_close(&c->marker);
 	asc_hb_free(c->hb);
 	pthread_cond_destroy(&c->progress);
-	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->own_lock);
+	free(c->flag_sets);
+	free(c->flag_waits);
 	free(c->report);
 	free(c);
 }
 
 /* Open the TPipe in the mode @attr asks for; the calling thread is S. */
-static int core_setup(struct asc_core *c, const struct asc_core_attr *attr)
+int asc_core_setup(struct asc_core *c, const struct asc_core_attr *attr)
 {
 	const char *dev = attr ? attr->device : NULL;
 	int mode = ASC_MODE_CHECKED;
@@ -784,20 +752,20 @@ static int core_setup(struct asc_core *c, const struct asc_core_attr *attr)
 	asc_marker_open(&c->marker);
 	c->pipe = asc_pipe_open(dev);
 	if (!c->pipe)
-		return core_call_fail(c, errno, "asc_pipe_open(%s)",
+		return asc_core_call_fail(c, errno, "asc_pipe_open(%s)",
 				      dev ? dev : "default device");
 	if (!asc_pipe_has_issue(c->pipe))
-		return core_call_fail(c, ENOTTY,
+		return asc_core_call_fail(c, ENOTTY,
 				      "the driver cannot issue instructions (no ASC_EVENT_IOC_ISSUE)");
 	if (asc_pipe_set_mode(c->pipe, mode) < 0)
-		return core_call_fail(c, errno, "asc_pipe_set_mode(%d)", mode);
+		return asc_core_call_fail(c, errno, "asc_pipe_set_mode(%d)", mode);
 	if (asc_pipe_bind(c->pipe, ASC_PIPE_S) < 0)
-		return core_call_fail(c, errno, "asc_pipe_bind(S)");
+		return asc_core_call_fail(c, errno, "asc_pipe_bind(S)");
 	return 0;
 }
 
 /* The kernel returned: the pipes must drain, every flag set be waited for. */
-static void core_finish(struct asc_core *c)
+void asc_core_finish(struct asc_core *c)
 {
 	const char *end = "at the end of the kernel";
 
@@ -806,7 +774,7 @@ static void core_finish(struct asc_core *c)
 	if (core_drain_checked(c, end))
 		return;
 	if (asc_hb_leftovers(c->hb, "by the end of the kernel"))
-		core_hb_fail(c, end);
+		asc_core_hb_fail(c, end);
 }
 
 ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
@@ -819,19 +787,20 @@ ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
 		*report = NULL;
 	if (!kernel || (attr && attr->unchecked && attr->strict_ids))
 		return asc_einval();
-	c = core_new();
+	c = asc_core_new();
 	if (!c)
 		return -1;
-	if (!core_setup(c, attr)) {
+	if (!asc_core_setup(c, attr)) {
 		kernel(c, arg);
-		core_finish(c);
+		asc_core_finish(c);
 	}
 	err = core_error(c);
 	if (report) {
 		*report = c->report;
 		c->report = NULL;
 	}
-	core_free(c);
+	asc_core_stop(c);
+	asc_core_destroy(c);
 	if (err) {
 		errno = err;
 		return -1;

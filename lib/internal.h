@@ -57,6 +57,22 @@ int asc_pipe_issue(struct asc_pipe *pipe, bool set, int event, int id,
 int asc_pipe_execute(struct asc_pipe *pipe, uint64_t ticket);
 
 /*
+ * Multi-core launches (pipe.c), for launch.c: whether the driver has them
+ * (ASC_EVENT_FEATURE_LAUNCH); ASC_EVENT_IOC_LAUNCH, returning the
+ * launch's descriptor; ASC_EVENT_IOC_JOIN then ASC_EVENT_IOC_CORE_INFO;
+ * CROSS_SET; CROSS_WAIT and SYNC_ALL without deadline.  -1 with errno on
+ * failure, as the public calls.
+ */
+bool asc_pipe_has_launch(const struct asc_pipe *pipe);
+int asc_pipe_launch(struct asc_pipe *pipe, int kind, unsigned int block_dim);
+int asc_pipe_join(struct asc_pipe *pipe, int launch_fd, unsigned int core,
+		  struct asc_event_core_info *info);
+int asc_pipe_cross_set(struct asc_pipe *pipe, int flag_id, int mode,
+		       int pipe_id);
+int asc_pipe_cross_wait(struct asc_pipe *pipe, int flag_id);
+int asc_pipe_sync_all(struct asc_pipe *pipe);
+
+/*
  * struct asc_report - text of the core runtime's report, one line per
  * finding (report.c).  Zeroed is empty.  asc_report_add() appends a line
  * (the newline is added); when memory runs out the text keeps what

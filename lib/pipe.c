@@ -361,3 +361,64 @@ int asc_pipe_execute(struct asc_pipe *pipe, uint64_t ticket)
 	exec.deadline = ASC_EVENT_WAIT_FOREVER;
 	return ioctl(pipe->fd, ASC_EVENT_IOC_EXECUTE, &exec) < 0 ? -1 : 0;
 }
+
+bool asc_pipe_has_launch(const struct asc_pipe *pipe)
+{
+	return pipe->features & ASC_EVENT_FEATURE_LAUNCH;
+}
+
+int asc_pipe_launch(struct asc_pipe *pipe, int kind, unsigned int block_dim)
+{
+	struct asc_event_launch launch;
+
+	memset(&launch, 0, sizeof(launch));
+	launch.kind = kind;
+	launch.block_dim = block_dim;
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_LAUNCH, &launch) < 0)
+		return -1;
+	return launch.fd;
+}
+
+int asc_pipe_join(struct asc_pipe *pipe, int launch_fd, unsigned int core,
+		  struct asc_event_core_info *info)
+{
+	struct asc_event_join join;
+
+	memset(&join, 0, sizeof(join));
+	join.launch_fd = launch_fd;
+	join.core = core;
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_JOIN, &join) < 0)
+		return -1;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_CORE_INFO, info) < 0 ? -1 : 0;
+}
+
+int asc_pipe_cross_set(struct asc_pipe *pipe, int flag_id, int mode,
+		       int pipe_id)
+{
+	struct asc_event_cross_set set;
+
+	memset(&set, 0, sizeof(set));
+	set.flag_id = flag_id;
+	set.mode = mode;
+	set.pipe = pipe_id;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_CROSS_SET, &set) < 0 ? -1 : 0;
+}
+
+int asc_pipe_cross_wait(struct asc_pipe *pipe, int flag_id)
+{
+	struct asc_event_cross_wait wait;
+
+	memset(&wait, 0, sizeof(wait));
+	wait.deadline = ASC_EVENT_WAIT_FOREVER;
+	wait.flag_id = flag_id;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_CROSS_WAIT, &wait) < 0 ? -1 : 0;
+}
+
+int asc_pipe_sync_all(struct asc_pipe *pipe)
+{
+	struct asc_event_sync_all sync;
+
+	memset(&sync, 0, sizeof(sync));
+	sync.deadline = ASC_EVENT_WAIT_FOREVER;
+	return ioctl(pipe->fd, ASC_EVENT_IOC_SYNC_ALL, &sync) < 0 ? -1 : 0;
+}

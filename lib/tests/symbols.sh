@@ -39,8 +39,8 @@ sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(asc_[a-z0-9_]*\)(.*/\1/p' "$header" |
 
 # The API fixed by the issue that introduced libasc (ABI 0.1), then what
 # ABI 0.2 added for pipe roles and checked mode, then what ABI 1.1 added
-# (the modes, the core runtime); more may be added, none may go without a
-# new ABI_MAJOR.
+# (the modes, the core runtime), then ABI 1.2 (launches); more may be
+# added, none may go without a new ABI_MAJOR.
 for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
 	 asc_fetch_event_id asc_release_event_id asc_set_flag asc_wait_flag \
 	 asc_wait_flag_timeout asc_event_ids asc_hard_event_name \
@@ -51,7 +51,10 @@ for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
 	 asc_pipe_set_mode asc_pipe_mode asc_core_run asc_core_issue \
 	 asc_core_set_flag asc_core_wait_flag asc_core_pipe_barrier \
 	 asc_core_alloc_event_id asc_core_fetch_event_id \
-	 asc_core_release_event_id asc_core_reset asc_core_pipe; do
+	 asc_core_release_event_id asc_core_reset asc_core_pipe \
+	 asc_launch_run asc_core_block_idx asc_core_block_num \
+	 asc_core_sub_block_idx asc_core_sub_block_num asc_core_type \
+	 asc_core_cross_set_flag asc_core_cross_wait_flag asc_core_sync_all; do
 	echo "$f"
 done | sort > "$tmp/required"
 comm -23 "$tmp/required" "$tmp/declared" > "$tmp/undeclared"

@@ -85,11 +85,12 @@ static int ex_print_report(const char *name, int err, const char *text)
 	unsigned int i;
 	int detector = 0;
 
-	fprintf(stderr, "%s: asc_core_run: %s\n", name, strerror(err));
-	for (i = 0; text && i < sizeof(findings) / sizeof(findings[0]); i++)
-		if (!strncmp(text, findings[i], strlen(findings[i])))
-			detector = 1;
+	fprintf(stderr, "%s: %s\n", name, strerror(err));
+	/* A launch's report names the core first: any line may be it. */
 	while (line && *line) {
+		for (i = 0; i < sizeof(findings) / sizeof(findings[0]); i++)
+			if (!strncmp(line, findings[i], strlen(findings[i])))
+				detector = 1;
 		nl = strchr(line, '\n');
 		fprintf(stderr, "%s: %.*s\n", name,
 			(int)(nl ? nl - line : (long)strlen(line)), line);
@@ -189,7 +190,10 @@ int ex_main(const struct example *ex, int argc, char **argv)
 		goto out;
 	}
 	for (ex_run = 0; ex_run < (ex->runs ? ex->runs : 1); ex_run++) {
-		if (asc_core_run(ex->kernel, NULL, &attr, &report) < 0) {
+		if ((ex->block_dim ?
+		     asc_launch_run(ex->kernel, NULL, ex->launch_kind,
+				    ex->block_dim, &attr, &report) :
+		     asc_core_run(ex->kernel, NULL, &attr, &report)) < 0) {
 			err = errno;
 			if (ex->runs)
 				fprintf(stderr, "%s: run %u of %u\n", ex->name,

@@ -43,7 +43,10 @@ struct ex_site {
  * @prepare: makes the inputs and the expected output (plain C); 0 or -1.
  * @runs: how many times to run @kernel, each run a new core (0 is once);
  *	ex_run says which run it is.
- * @kernel: the kernel, run by asc_core_run() with a NULL argument.
+ * @launch_kind: with @block_dim, the ASC_LAUNCH_* kind of a launch.
+ * @block_dim: 0: @kernel runs on one core (asc_core_run()); else on a
+ *	launch of that many AI cores (asc_launch_run()).
+ * @kernel: the kernel, run with a NULL argument.
  * @verify: after the runs, 0 when the output is the expected one; else
  *	prints the first difference and returns -1.
  * @cleanup: frees what @prepare made, or NULL.
@@ -59,6 +62,8 @@ struct example {
 	int (*option)(int opt, const char *arg);
 	int (*prepare)(void);
 	unsigned int runs;
+	int launch_kind;
+	unsigned int block_dim;
 	asc_kernel_fn kernel;
 	int (*verify)(void);
 	void (*cleanup)(void);

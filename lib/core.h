@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The core runtime's insides, shared by core.c (one core) and launch.c
+ * (the cores of a launch, cross-core flags, SyncAll).  Not installed.
+ */
+#ifndef __LIBASC_CORE_H__
+#define __LIBASC_CORE_H__
+
+#include <pthread.h>
+
+#include "internal.h"
+
+struct asc_launch;
+
+#define CORE_LANES		7
+#define CORE_S			0
+
+/*
+ * A pipe's queue holds at most CORE_QUEUE_MAX instructions of the runtime
+ * and ASC_EVENT_QUEUE_DEPTH tickets of the driver.  A scalar waiting for
+ * room in a full queue goes on once it is down to half (when the pipe
+ * will get that far): one wake-up per many instructions, not one each.
+ */
+#define CORE_QUEUE_MAX		1024
+
+/* A wait of the scalar looks at the core's error this often. */
+#define CORE_WAIT_SLICE_NS	(100 * 1000 * 1000LL)
+
+
+/*
+ * What a queued instruction is: work, a set or wait issued to the driver
+ * (a ticket), or a cross-core set or wait of a launch (launch.c).
+ */
+enum core_kind {
+	CORE_WORK,
+	CORE_TICKET,
+	CORE_CROSS_SET,
+	CORE_CROSS_WAIT,
+};
+
+/*
+ * What a thread of a core of a launch is blocked in, for the launch's
+ * deadlock detector (launch.c): nothing (it runs, or a pipe's thread is
+ * idle), a wait for a flag of its core, a cross-core wait, SyncAll.
+ */
+enum core_block {
+	CORE_RUNS,
+	CORE_BLOCK_FLAG,
+	CORE_BLOCK_CROSS,
+	CORE_BLOCK_SYNC,
+};
+
+/*
+ * One instruction in a pipe's queue; @pos is the detector's position,
+ * @name the work's name for the trace marker (NULL without one).
+ */
+struct core_item {
+	enum core_kind kind;
+	uint32_t pos;
+	asc_work_fn fn;
+	void *arg;
+	char *name;
+	uint64_t ticket;
+	unsigned long seq;
+	int event;
+	int id;
+	bool set;
+};
+
+/*
+ * struct core_lane - one pipe but S: its thread and its queue.
+ * @core: the core.
+ * @pipe_id: the pipe.
+ * @started: @thread runs.
+ * @thread: the pipe's thread.
+ * @wake: the thread waits here for work.
+ * @q: the instructions issued to the pipe and not yet taken by the
+ *	thread, a ring of @qcap from @qhead, @qlen of them.
+ * @busy: the thread runs one it took.
+ * @tk_pos: the detector's positions of the tickets issued to the driver
+ *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
+ *	of them: the driver's queue of the pipe.
+ */
+struct core_lane {
+	struct asc_core *core;
+	int pipe_id;
+	bool started;
+	pthread_t thread;
+	pthread_cond_t wake;
+	struct core_item *q;
+	size_t qhead;
+	size_t qlen;
+	size_t qcap;
+	bool busy;
+	uint32_t tk_pos[ASC_EVENT_QUEUE_DEPTH];
+	unsigned int tk_head;
+	unsigned int tk_count;
+	enum core_block block;
+	int block_event;
+	int block_id;
+};
+
+/*
+ * struct asc_core - one emulated AI core running one kernel.
+ * @pipe: the TPipe.
+ * @scalar: the thread running the kernel, bound to S.
+ * @hb: the missing-sync detector.
+ * @seq: instructions the scalar has issued, this one included.
+ * @lock: protects what the comment at the top says.
+ * @progress: the scalar waits here for the pipes.
+ * @waiting: the scalar waits on @progress, for the queue of lane
+ *	@wait_lane to be down to @wait_items instructions (the one the
+ *	thread runs included) and @wait_tickets tickets, or for every pipe
+ *	to be idle when @wait_lane is -1; the pipe that makes it so signals
+ *	it.
+ * @wait_lane: see @waiting.
+ * @wait_items: see @waiting.
+ * @wait_tickets: see @waiting.
+ * @stopping: the kernel is over; the pipe threads exit once idle.
+ * @err: the first error (an errno), 0 while there is none.
+ * @report: its report.
+ * @marker: the trace marker, written by whoever runs a work item.
+ * @lane: the pipes; lane[CORE_S] has no thread.
+ * @own_lock: @lock of a core of its own (asc_core_run()).
+ * @launch: the launch the core belongs to, NULL for asc_core_run(); then
+ *	@lock is the launch's, and the fields below are launch.c's.
+ * @index: the core's number in the launch (the driver's).
+ * @type: ASC_CORE_AIC or ASC_CORE_AIV; 0 outside a launch.
+ * @block_idx: GetBlockIdx(), from the driver.
+ * @block_num: GetBlockNum().
+ * @sub_block_idx: GetSubBlockIdx().
+ * @sub_block_num: GetSubBlockNum().
+ * @gone: the core's TPipe is closed (or about to be): it left the launch.
+ * @block: what the scalar is blocked in (a wait on S, a cross-core wait
+ *	or SyncAll; @waiting says when it waits for its pipes).
+ * @block_event: the HardEvent or cross-core flag of @block.
+ * @block_id: the ID of a flag wait; the SyncAll round of a SyncAll.
+ * @flag_sets: sets of each (HardEvent, ID) run, ASC_HARD_EVENT_COUNT *
+ *	ASC_EVENT_IDS_MAX of them; @flag_waits: waits that took one.
+ * @cross_count: the core's cross-core flag counters, as the driver's.
+ * @cross_issued: sets the core issued per mode and flag not yet counted.
+ */
+struct asc_core {
+	struct asc_pipe *pipe;
+	pthread_t scalar;
+	struct asc_hb *hb;
+	unsigned long seq;
+	pthread_mutex_t *lock;
+	pthread_cond_t progress;
+	bool waiting;
+	int wait_lane;
+	size_t wait_items;
+	unsigned int wait_tickets;
+	bool stopping;
+	int err;
+	char *report;
+	struct asc_marker marker;
+	struct core_lane lane[CORE_LANES];
+	pthread_mutex_t own_lock;
+	struct asc_launch *launch;
+	unsigned int index;
+	int type;
+	int block_idx;
+	int block_num;
+	int sub_block_idx;
+	int sub_block_num;
+	bool gone;
+	enum core_block block;
+	int block_event;
+	unsigned long block_id;
+	uint32_t *flag_sets;
+	uint32_t *flag_waits;
+	int cross_count[ASC_EVENT_CROSS_FLAGS];
+	int cross_issued[3][ASC_EVENT_CROSS_FLAGS];
+};
+
+/* core.c, for launch.c: see there. */
+struct asc_core *asc_core_new(void);
+int asc_core_setup(struct asc_core *c, const struct asc_core_attr *attr);
+void asc_core_finish(struct asc_core *c);
+void asc_core_stop(struct asc_core *c);
+void asc_core_destroy(struct asc_core *c);
+void asc_core_fail(struct asc_core *c, int err, char *text);
+int asc_core_enter(struct asc_core *c);
+int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int asc_core_hb_fail(struct asc_core *c, const char *what);
+int asc_core_room(struct asc_core *c, int lane, bool ticket);
+int asc_core_enqueue(struct asc_core *c, int lane, const struct core_item *it,
+		     uint32_t pos);
+int asc_core_lane_of(int pipe_id);
+
+/* launch.c, for core.c: see there. */
+void asc_launch_core_failed(struct asc_core *c);
+void asc_launch_check(struct asc_launch *l);
+void asc_launch_lane_run(struct asc_core *c, struct core_lane *l,
+			 const struct core_item *it);
+
+#endif /* __LIBASC_CORE_H__ */

@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * struct asc_launch: one kernel on block_dim emulated cores, joined to one
+ * launch of the driver (ASC_EVENT_IOC_LAUNCH), and what the cores of a
+ * launch do together: cross-core flags, SyncAll, and who they are.
+ *
+ * Each core is a struct asc_core of the core runtime (core.c) with a
+ * scalar thread of its own; the cores of a launch share one lock, the
+ * launch's, so that one look at every core's state is consistent.
+ *
+ * Deadlock detection.  The driver finds cycles of threads blocked in the
+ * driver, but an idle pipe thread of the runtime waits for its scalar, not
+ * in the driver, so the driver must count it as able to act.  The runtime
+ * knows better: every thread of a launch is, under the lock, either
+ * running, or idle (a pipe with nothing queued), or blocked in a wait
+ * whose end the runtime can tell from what has run, because the runtime
+ * counts, as it happens and under the lock, the sets and waits of each
+ * flag of each core (struct asc_core @flag_sets, @flag_waits), a mirror of
+ * the driver's cross-core counters and pending issues (@cross_count,
+ * @cross_issued), and the cores that reached each SyncAll.  Whoever ends
+ * a wait updates the mirror before it goes on, so a woken thread that has
+ * not yet run is never taken for a blocked one.  When a thread blocks or a
+ * pipe goes idle or a core leaves, asc_launch_check() looks: when no
+ * thread of any core can act, nothing ever will, and the launch fails
+ * with EDEADLK and a report of what each blocked thread waits for.
+ *
+ * Errors.  The first error of a core is the launch's: every other core
+ * gets ECANCELED, and the launching thread resets the TPipes of the cores
+ * still there every LAUNCH_TICK_NS until they have ended, which ends any
+ * wait they are in or enter later, cross-core and SyncAll included.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "hb.h"
+
+#define LAUNCH_MODES		3
+#define LAUNCH_TICK_NS		(100 * 1000 * 1000L)
+
+/*
+ * struct asc_launch - one launch.
+ * @lock: the lock of every core of the launch.
+ * @cond: the cores wait here for @go; the launching thread for them.
+ * @kind: ASC_LAUNCH_*.
+ * @block_dim: AI cores.
+ * @ncores: cores: @block_dim, or 3 * @block_dim for a mix launch.
+ * @fd: the driver's launch.
+ * @kernel: what each core runs, with @arg.
+ * @arg: see @kernel.
+ * @attr: the attributes of each core.
+ * @cores: the cores, numbered as the driver numbers them.
+ * @joined: cores whose setup is over.
+ * @running: core threads not yet ended.
+ * @go: every core has joined: run the kernel.
+ * @err: the first error (an errno), 0 while there is none.
+ * @report: its report.
+ * @sync_arrived: cores in the current round of SyncAll.
+ * @sync_round: SyncAll rounds completed.
+ */
+struct asc_launch {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int kind;
+	unsigned int block_dim;
+	unsigned int ncores;
+	int fd;
+	asc_kernel_fn kernel;
+	void *arg;
+	const struct asc_core_attr *attr;
+	struct asc_core **cores;
+	unsigned int joined;
+	unsigned int running;
+	bool go;
+	int err;
+	char *report;
+	unsigned int sync_arrived;
+	unsigned long sync_round;
+};
+
+/* Cores @first..@last of a launch that issue a set, or get one. */
+struct launch_range {
+	unsigned int first;
+	unsigned int last;
+	int mode;
+};
+
+static const char *launch_type_name(const struct asc_core *c)
+{
+	return c->type == ASC_CORE_AIC ? "AIC" : "AIV";
+}
+
+/* The AI core of @c: its number among the AICs, or its AIVs' pair. */
+static unsigned int launch_ai_core(const struct asc_launch *l,
+				   const struct asc_core *c)
+{
+	if (l->kind != ASC_LAUNCH_MIX || c->type == ASC_CORE_AIC)
+		return c->index;
+	return (c->index - l->block_dim) / 2;
+}
+
+static struct launch_range launch_pair(const struct asc_launch *l,
+				       unsigned int ai, int mode)
+{
+	struct launch_range r = { l->block_dim + 2 * ai,
+				  l->block_dim + 2 * ai + 1, mode };
+
+	return r;
+}
+
+static struct launch_range launch_same_type(const struct asc_launch *l,
+					    const struct asc_core *c)
+{
+	struct launch_range r = { 0, l->ncores - 1, 0 };
+
+	if (l->kind == ASC_LAUNCH_MIX && c->type == ASC_CORE_AIC)
+		r.last = l->block_dim - 1;
+	else if (l->kind == ASC_LAUNCH_MIX)
+		r.first = l->block_dim;
+	return r;
+}
+
+/* The group that must issue a set @c issues in @mode, and its targets. */
+static void launch_set_group(const struct asc_launch *l,
+			     const struct asc_core *c, int mode,
+			     struct launch_range *group,
+			     struct launch_range *targets)
+{
+	unsigned int ai = launch_ai_core(l, c);
+	struct launch_range aic = { ai, ai, 2 };
+
+	if (mode == 0) {
+		*group = launch_same_type(l, c);
+		*targets = *group;
+	} else if (mode == 1) {
+		*group = launch_pair(l, ai, 1);
+		*targets = *group;
+	} else if (c->type == ASC_CORE_AIC) {
+		*group = aic;
+		*targets = launch_pair(l, ai, 2);
+	} else {
+		*group = launch_pair(l, ai, 2);
+		*targets = aic;
+	}
+}
+
+/* The groups whose sets count on @c; returns how many (at most 3). */
+static unsigned int launch_wait_groups(const struct asc_launch *l,
+				       const struct asc_core *c,
+				       struct launch_range *g)
+{
+	unsigned int ai = launch_ai_core(l, c), n = 0;
+	struct launch_range aic = { ai, ai, 2 };
+
+	g[n++] = launch_same_type(l, c);
+	if (l->kind != ASC_LAUNCH_MIX)
+		return n;
+	if (c->type == ASC_CORE_AIC) {
+		g[n++] = launch_pair(l, ai, 2);
+	} else {
+		g[n++] = launch_pair(l, ai, 1);
+		g[n++] = aic;
+	}
+	return n;
+}
+
+/* @c issued a set that the driver took: count it as the driver does. */
+static void launch_cross_issued(struct asc_launch *l, struct asc_core *c,
+				int mode, int flag)
+{
+	struct launch_range group, targets;
+	unsigned int i;
+
+	launch_set_group(l, c, mode, &group, &targets);
+	c->cross_issued[mode][flag]++;
+	for (i = group.first; i <= group.last; i++)
+		if (l->cores[i]->cross_issued[mode][flag] < 1)
+			return;
+	for (i = group.first; i <= group.last; i++)
+		l->cores[i]->cross_issued[mode][flag]--;
+	for (i = targets.first; i <= targets.last; i++)
+		l->cores[i]->cross_count[flag]++;
+}
+
+static bool launch_flag_stuck(const struct asc_core *c, int event, int id)
+{
+	unsigned int i = event * ASC_EVENT_IDS_MAX + id;
+
+	if (asc_hard_event_src_pipe(event) == asc_hard_event_dst_pipe(event))
+		return false;
+	return c->flag_sets[i] <= c->flag_waits[i];
+}
+
+/*
+ * A cross-core wait of @c for @flag stays blocked while no set counted,
+ * unless every group that could count on @c lacks a member that left
+ * without issuing it: then the driver ends it with EPIPE.
+ */
+static bool launch_cross_stuck(const struct asc_launch *l,
+			       const struct asc_core *c, int flag)
+{
+	struct launch_range g[LAUNCH_MODES];
+	unsigned int n, i, m;
+	bool possible;
+
+	if (c->cross_count[flag] > 0)
+		return false;
+	n = launch_wait_groups(l, c, g);
+	for (i = 0; i < n; i++) {
+		possible = true;
+		for (m = g[i].first; m <= g[i].last; m++)
+			if (l->cores[m]->gone &&
+			    !l->cores[m]->cross_issued[g[i].mode][flag])
+				possible = false;
+		if (possible)
+			return true;
+	}
+	return false;
+}
+
+static bool launch_any_gone(const struct asc_launch *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ncores; i++)
+		if (l->cores[i]->gone)
+			return true;
+	return false;
+}
+
+static bool launch_wait_stuck(const struct asc_launch *l,
+			      const struct asc_core *c, enum core_block block,
+			      int event, unsigned long id)
+{
+	switch (block) {
+	case CORE_BLOCK_FLAG:
+		return launch_flag_stuck(c, event, id);
+	case CORE_BLOCK_CROSS:
+		return launch_cross_stuck(l, c, event);
+	case CORE_BLOCK_SYNC:
+		return !launch_any_gone(l) && l->sync_round == id;
+	default:
+		return false;
+	}
+}
+
+static bool launch_lane_idle(const struct core_lane *ln)
+{
+	return !ln->busy && !ln->qlen;
+}
+
+static bool launch_lane_stuck(const struct asc_launch *l,
+			      const struct asc_core *c,
+			      const struct core_lane *ln)
+{
+	return ln->busy && launch_wait_stuck(l, c, ln->block, ln->block_event,
+					     ln->block_id);
+}
+
+static bool launch_scalar_stuck(const struct asc_launch *l,
+				const struct asc_core *c)
+{
+	const struct core_lane *ln;
+	bool any = false;
+	int i;
+
+	if (!c->waiting)
+		return launch_wait_stuck(l, c, c->block, c->block_event,
+					 c->block_id);
+	if (c->wait_lane >= 0) {
+		ln = &c->lane[c->wait_lane];
+		if (ln->qlen + ln->busy <= c->wait_items &&
+		    ln->tk_count <= c->wait_tickets)
+			return false;
+		return launch_lane_stuck(l, c, ln);
+	}
+	for (i = 1; i < CORE_LANES; i++) {
+		if (launch_lane_idle(&c->lane[i]))
+			continue;
+		if (!launch_lane_stuck(l, c, &c->lane[i]))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* "core 3 (AIV 1)": @c's number in the launch, type and block index. */
+static void launch_core_name(const struct asc_core *c, char *buf, size_t size)
+{
+	if (!c->type)
+		snprintf(buf, size, "core %u", c->index);
+	else
+		snprintf(buf, size, "core %u (%s %d)", c->index,
+			 launch_type_name(c), c->block_idx);
+}
+
+/* One line of the deadlock report: what @pipe of @c waits for. */
+static void launch_report_wait(const struct asc_launch *l,
+			       const struct asc_core *c, const char *pipe,
+			       enum core_block block, int event,
+			       unsigned long id, struct asc_report *r)
+{
+	struct launch_range g[LAUNCH_MODES];
+	char name[48], who[160] = "";
+	size_t len = 0;
+	unsigned int n, i, m;
+
+	launch_core_name(c, name, sizeof(name));
+	switch (block) {
+	case CORE_BLOCK_FLAG:
+		asc_report_add(r, "  %s %s waits for %s id %lu, set by %s",
+			       name, pipe, asc_hard_event_name(event), id,
+			       asc_pipe_id_name(asc_hard_event_src_pipe(event)));
+		return;
+	case CORE_BLOCK_CROSS:
+		n = launch_wait_groups(l, c, g);
+		for (i = 0; i < n; i++)
+			for (m = g[i].first; m <= g[i].last; m++)
+				if (!l->cores[m]->cross_issued[g[i].mode][event] &&
+				    len < sizeof(who) - 16)
+					len += snprintf(who + len, sizeof(who) - len,
+							"%s%u (mode %d)",
+							len ? ", " : "", m, g[i].mode);
+		asc_report_add(r, "  %s %s waits for cross-core flag %d, which cores %s have not set",
+			       name, pipe, event, who);
+		return;
+	case CORE_BLOCK_SYNC:
+		for (m = 0; m < l->ncores; m++)
+			if (!(l->cores[m]->block == CORE_BLOCK_SYNC &&
+			      l->cores[m]->block_id == id && !l->cores[m]->waiting) &&
+			    len < sizeof(who) - 8)
+				len += snprintf(who + len, sizeof(who) - len,
+						"%s%u", len ? ", " : "", m);
+		asc_report_add(r, "  %s %s waits in SyncAll, which cores %s have not reached",
+			       name, pipe, who);
+		return;
+	default:
+		return;
+	}
+}
+
+static char *launch_deadlock_report(const struct asc_launch *l)
+{
+	struct asc_report r = { 0 };
+	const struct asc_core *c;
+	char name[48];
+	unsigned int i;
+	int k;
+
+	asc_report_add(&r, "error: deadlock across the cores of the launch: these cores and pipes wait forever for one another");
+	for (i = 0; i < l->ncores; i++) {
+		c = l->cores[i];
+		if (c->gone)
+			continue;
+		launch_core_name(c, name, sizeof(name));
+		if (c->waiting)
+			asc_report_add(&r, "  %s S waits for its pipes to run what it issued (#%lu)",
+				       name, c->seq);
+		else
+			launch_report_wait(l, c, "S", c->block, c->block_event,
+					   c->block_id, &r);
+		for (k = 1; k < CORE_LANES; k++)
+			if (!launch_lane_idle(&c->lane[k]))
+				launch_report_wait(l, c,
+						   asc_pipe_id_name(c->lane[k].pipe_id),
+						   c->lane[k].block,
+						   c->lane[k].block_event,
+						   c->lane[k].block_id, &r);
+	}
+	return asc_report_take(&r);
+}
+
+/* Reset the TPipe of every core still there: their waits end. */
+static void launch_cancel_locked(struct asc_launch *l)
+{
+	struct asc_core *c;
+	unsigned int i;
+
+	for (i = 0; i < l->ncores; i++) {
+		c = l->cores[i];
+		pthread_cond_broadcast(&c->progress);
+		if (!c->gone && c->pipe)
+			asc_pipe_reset(c->pipe);
+	}
+}
+
+/* The launch fails with @err and @text (taken), under the lock. */
+static void launch_fail_locked(struct asc_launch *l, int err, char *text)
+{
+	struct asc_core *c;
+	unsigned int i;
+
+	if (l->err) {
+		free(text);
+		return;
+	}
+	l->err = err;
+	l->report = text;
+	for (i = 0; i < l->ncores; i++) {
+		c = l->cores[i];
+		if (!c->err)
+			__atomic_store_n(&c->err, ECANCELED, __ATOMIC_RELEASE);
+	}
+	pthread_cond_broadcast(&l->cond);
+	if (l->go)
+		launch_cancel_locked(l);
+}
+
+/*
+ * Called under the lock when a core records its first error (core.c):
+ * the first error of any core is the launch's.
+ */
+void asc_launch_core_failed(struct asc_core *c)
+{
+	struct asc_launch *l = c->launch;
+	struct asc_report r = { 0 };
+	char name[48];
+
+	if (l->err)
+		return;
+	launch_core_name(c, name, sizeof(name));
+	if (c->report)
+		asc_report_add(&r, "%s:\n%s", name, c->report);
+	else
+		asc_report_add(&r, "%s: %s", name, strerror(c->err));
+	launch_fail_locked(l, c->err, asc_report_take(&r));
+}
+
+/*
+ * Under the lock, when a thread of @l blocks, a pipe goes idle or a core
+ * leaves: when no thread of a core still there can act, it is a deadlock.
+ */
+void asc_launch_check(struct asc_launch *l)
+{
+	const struct asc_core *c;
+	unsigned int i, live = 0;
+	int k;
+
+	if (l->err || !l->go)
+		return;
+	for (i = 0; i < l->ncores; i++) {
+		c = l->cores[i];
+		if (c->gone)
+			continue;
+		live++;
+		if (!launch_scalar_stuck(l, c))
+			return;
+		for (k = 1; k < CORE_LANES; k++)
+			if (!launch_lane_idle(&c->lane[k]) &&
+			    !launch_lane_stuck(l, c, &c->lane[k]))
+				return;
+	}
+	if (live)
+		launch_fail_locked(l, EDEADLK, launch_deadlock_report(l));
+}
+
+/*
+ * A blocking call of the scalar of @c (@ln NULL) or of its pipe @ln, known
+ * to the deadlock detector while it blocks.  Return: 0 or an errno.
+ */
+static int launch_block(struct asc_core *c, struct core_lane *ln,
+			enum core_block block, int event, unsigned long id,
+			int (*call)(struct asc_pipe *, int), int flag)
+{
+	int ret, err;
+
+	pthread_mutex_lock(c->lock);
+	if (ln) {
+		ln->block = block;
+		ln->block_event = event;
+		ln->block_id = id;
+	} else {
+		c->block = block;
+		c->block_event = event;
+		c->block_id = id;
+	}
+	asc_launch_check(c->launch);
+	pthread_mutex_unlock(c->lock);
+	do
+		ret = call(c->pipe, flag);
+	while (ret < 0 && errno == EINTR);
+	err = ret < 0 ? errno : 0;
+	pthread_mutex_lock(c->lock);
+	if (ln)
+		ln->block = CORE_RUNS;
+	else
+		c->block = CORE_RUNS;
+	if (!err && block == CORE_BLOCK_CROSS)
+		c->cross_count[flag]--;
+	pthread_mutex_unlock(c->lock);
+	return err;
+}
+
+static int launch_sync_call(struct asc_pipe *pipe, int unused)
+{
+	(void)unused;
+	return asc_pipe_sync_all(pipe);
+}
+
+/* Run a ticket: a set, or a wait the detector knows of while it blocks. */
+static int launch_ticket(struct asc_core *c, struct core_lane *ln,
+			 const struct core_item *it)
+{
+	unsigned int i = it->event * ASC_EVENT_IDS_MAX + it->id;
+	int ret, err;
+
+	pthread_mutex_lock(c->lock);
+	if (!it->set) {
+		ln->block = CORE_BLOCK_FLAG;
+		ln->block_event = it->event;
+		ln->block_id = it->id;
+		asc_launch_check(c->launch);
+	}
+	pthread_mutex_unlock(c->lock);
+	do
+		ret = asc_pipe_execute(c->pipe, it->ticket);
+	while (ret < 0 && errno == EINTR);
+	err = ret < 0 ? errno : 0;
+	pthread_mutex_lock(c->lock);
+	ln->block = CORE_RUNS;
+	if (!err)
+		(it->set ? c->flag_sets : c->flag_waits)[i]++;
+	pthread_mutex_unlock(c->lock);
+	return err;
+}
+
+/* A pipe of a core of a launch runs a set or wait (core.c). */
+void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
+			 const struct core_item *it)
+{
+	const char *pipe = asc_pipe_id_name(ln->pipe_id);
+	int err;
+
+	switch (it->kind) {
+	case CORE_TICKET:
+		err = launch_ticket(c, ln, it);
+		if (err)
+			asc_core_call_fail(c, err, "#%lu %s_flag(%s, %d) on %s",
+					   it->seq, it->set ? "set" : "wait",
+					   asc_hard_event_name(it->event),
+					   it->id, pipe);
+		return;
+	case CORE_CROSS_SET:
+		if (asc_pipe_cross_set(c->pipe, it->id, it->event, ln->pipe_id)) {
+			asc_core_call_fail(c, errno,
+					   "#%lu cross_set_flag(%d, mode %d) on %s",
+					   it->seq, it->id, it->event, pipe);
+			return;
+		}
+		pthread_mutex_lock(c->lock);
+		launch_cross_issued(c->launch, c, it->event, it->id);
+		pthread_mutex_unlock(c->lock);
+		return;
+	case CORE_CROSS_WAIT:
+		err = launch_block(c, ln, CORE_BLOCK_CROSS, it->id, 0,
+				   asc_pipe_cross_wait, it->id);
+		if (err)
+			asc_core_call_fail(c, err, "#%lu cross_wait_flag(%d) on %s",
+					   it->seq, it->id, pipe);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Why a cross-core set of @c is refused, or NULL. */
+static const char *launch_set_refused(const struct asc_core *c, int flag_id,
+				      int mode, int lane)
+{
+	if (flag_id < 0 || flag_id >= ASC_EVENT_CROSS_FLAGS)
+		return "flag IDs are 0..10";
+	if (mode < 0 || mode >= LAUNCH_MODES)
+		return "modes are 0, 1 and 2";
+	if (mode && c->launch->kind != ASC_LAUNCH_MIX)
+		return "modes 1 and 2 are for mix launches";
+	if (mode == 1 && c->type == ASC_CORE_AIC)
+		return "mode 1 is for AIVs";
+	if (lane < 0)
+		return "not a pipe";
+	if (lane == CORE_S)
+		return "not on S: a hardware error on the chip";
+	return NULL;
+}
+
+ASC_API int asc_core_cross_set_flag(struct asc_core *c, int flag_id, int mode,
+				    int pipe_id)
+{
+	struct core_item it = { .kind = CORE_CROSS_SET, .event = mode,
+				.id = flag_id, .set = true };
+	const char *why;
+	char what[48];
+	int lane, pos;
+
+	if (asc_core_enter(c))
+		return -1;
+	it.seq = c->seq;
+	if (!c->launch)
+		return asc_core_call_fail(c, ENOTCONN,
+					  "#%lu cross_set_flag(%d, mode %d): not a core of a launch",
+					  it.seq, flag_id, mode);
+	lane = asc_core_lane_of(pipe_id);
+	why = launch_set_refused(c, flag_id, mode, lane);
+	if (why)
+		return asc_core_call_fail(c, EINVAL,
+					  "#%lu cross_set_flag(%d, mode %d) on pipe %d: %s",
+					  it.seq, flag_id, mode, pipe_id, why);
+	if (asc_core_room(c, lane, false))
+		return -1;
+	snprintf(what, sizeof(what), "cross_set_flag(%d, mode %d)", flag_id, mode);
+	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+	if (pos < 0)
+		return asc_core_hb_fail(c, "the detector");
+	return asc_core_enqueue(c, lane, &it, pos);
+}
+
+ASC_API int asc_core_cross_wait_flag(struct asc_core *c, int flag_id,
+				     int pipe_id)
+{
+	struct core_item it = { .kind = CORE_CROSS_WAIT, .id = flag_id };
+	char what[48];
+	int lane, pos, err;
+
+	if (asc_core_enter(c))
+		return -1;
+	it.seq = c->seq;
+	if (!c->launch)
+		return asc_core_call_fail(c, ENOTCONN,
+					  "#%lu cross_wait_flag(%d): not a core of a launch",
+					  it.seq, flag_id);
+	lane = asc_core_lane_of(pipe_id);
+	if (flag_id < 0 || flag_id >= ASC_EVENT_CROSS_FLAGS || lane < 0)
+		return asc_core_call_fail(c, EINVAL,
+					  "#%lu cross_wait_flag(%d) on pipe %d: %s",
+					  it.seq, flag_id, pipe_id,
+					  lane < 0 ? "not a pipe" : "flag IDs are 0..10");
+	if (lane == CORE_S) {
+		err = launch_block(c, NULL, CORE_BLOCK_CROSS, flag_id, 0,
+				   asc_pipe_cross_wait, flag_id);
+		if (err)
+			return asc_core_call_fail(c, err,
+						  "#%lu cross_wait_flag(%d) on S",
+						  it.seq, flag_id);
+		return 0;
+	}
+	if (asc_core_room(c, lane, false))
+		return -1;
+	snprintf(what, sizeof(what), "cross_wait_flag(%d)", flag_id);
+	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+	if (pos < 0)
+		return asc_core_hb_fail(c, "the detector");
+	return asc_core_enqueue(c, lane, &it, pos);
+}
+
+ASC_API int asc_core_sync_all(struct asc_core *c)
+{
+	struct asc_launch *l;
+	unsigned long round;
+	int err;
+
+	if (asc_core_pipe_barrier(c, ASC_PIPE_ALL) || asc_core_enter(c))
+		return -1;
+	l = c->launch;
+	if (!l)
+		return asc_core_call_fail(c, ENOTCONN,
+					  "#%lu sync_all: not a core of a launch",
+					  c->seq);
+	pthread_mutex_lock(c->lock);
+	round = l->sync_round;
+	if (++l->sync_arrived == l->ncores) {
+		l->sync_arrived = 0;
+		l->sync_round++;
+	}
+	pthread_mutex_unlock(c->lock);
+	err = launch_block(c, NULL, CORE_BLOCK_SYNC, 0, round,
+			   launch_sync_call, 0);
+	if (err)
+		return asc_core_call_fail(c, err, "#%lu sync_all on S", c->seq);
+	return 0;
+}
+
+ASC_API int asc_core_block_idx(struct asc_core *c)
+{
+	return c ? c->block_idx : asc_einval();
+}
+
+ASC_API int asc_core_block_num(struct asc_core *c)
+{
+	return c ? c->block_num : asc_einval();
+}
+
+ASC_API int asc_core_sub_block_idx(struct asc_core *c)
+{
+	return c ? c->sub_block_idx : asc_einval();
+}
+
+ASC_API int asc_core_sub_block_num(struct asc_core *c)
+{
+	return c ? c->sub_block_num : asc_einval();
+}
+
+ASC_API int asc_core_type(struct asc_core *c)
+{
+	return c ? c->type : asc_einval();
+}
+
+/* Join core @c to the launch, and learn who it is. */
+static int launch_join(struct asc_core *c)
+{
+	struct asc_event_core_info info;
+
+	if (asc_pipe_join(c->pipe, c->launch->fd, c->index, &info) < 0)
+		return asc_core_call_fail(c, errno, "join core %u of the launch",
+					  c->index);
+	c->type = info.type;
+	c->block_idx = info.block_idx;
+	c->block_num = info.block_num;
+	c->sub_block_idx = info.sub_block_idx;
+	c->sub_block_num = info.sub_block_num;
+	return 0;
+}
+
+/* The scalar of a core: set up, wait for the others, run, leave. */
+static void *launch_core_main(void *arg)
+{
+	struct asc_core *c = arg;
+	struct asc_launch *l = c->launch;
+	bool run;
+
+	if (!asc_core_setup(c, l->attr))
+		launch_join(c);
+	pthread_mutex_lock(&l->lock);
+	l->joined++;
+	pthread_cond_broadcast(&l->cond);
+	while (!l->go && !l->err)
+		pthread_cond_wait(&l->cond, &l->lock);
+	run = !c->err;
+	pthread_mutex_unlock(&l->lock);
+	if (run) {
+		l->kernel(c, l->arg);
+		asc_core_finish(c);
+	}
+	asc_core_stop(c);
+	pthread_mutex_lock(&l->lock);
+	l->running--;
+	pthread_cond_broadcast(&l->cond);
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+/* The driver's launch, made on a TPipe of its own. */
+static int launch_open(struct asc_launch *l)
+{
+	struct asc_pipe *pipe;
+	int fd, err;
+
+	pipe = asc_pipe_open(l->attr ? l->attr->device : NULL);
+	if (!pipe)
+		return -1;
+	if (!asc_pipe_has_launch(pipe)) {
+		asc_pipe_close(pipe);
+		errno = ENOTTY;
+		return -1;
+	}
+	fd = asc_pipe_launch(pipe, l->kind, l->block_dim);
+	err = errno;
+	asc_pipe_close(pipe);
+	errno = err;
+	if (fd < 0)
+		return -1;
+	l->fd = fd;
+	return 0;
+}
+
+static int launch_add_cores(struct asc_launch *l)
+{
+	size_t nflags = ASC_HARD_EVENT_COUNT * ASC_EVENT_IDS_MAX;
+	struct asc_core *c;
+	unsigned int i;
+
+	l->cores = calloc(l->ncores, sizeof(*l->cores));
+	if (!l->cores)
+		return -1;
+	for (i = 0; i < l->ncores; i++) {
+		c = asc_core_new();
+		if (!c)
+			return -1;
+		l->cores[i] = c;
+		c->launch = l;
+		c->lock = &l->lock;
+		c->index = i;
+		c->flag_sets = calloc(nflags, sizeof(*c->flag_sets));
+		c->flag_waits = calloc(nflags, sizeof(*c->flag_waits));
+		if (!c->flag_sets || !c->flag_waits)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Start the cores' threads, with every signal blocked: signals are the
+ * program's.  Return: how many started.
+ */
+static unsigned int launch_start(struct asc_launch *l, pthread_t *threads)
+{
+	struct asc_report r = { 0 };
+	sigset_t all, old;
+	unsigned int i;
+	int err = 0;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < l->ncores && !err; i++) {
+		pthread_mutex_lock(&l->lock);
+		l->running++;
+		pthread_mutex_unlock(&l->lock);
+		err = pthread_create(&threads[i], NULL, launch_core_main,
+				     l->cores[i]);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!err)
+		return i;
+	pthread_mutex_lock(&l->lock);
+	l->running--;
+	asc_report_add(&r, "error: the thread of core %u: %s", i - 1,
+		       strerror(err));
+	launch_fail_locked(l, err, asc_report_take(&r));
+	pthread_mutex_unlock(&l->lock);
+	return i - 1;
+}
+
+/*
+ * Let the cores run once all have joined, then wait for them, ending the
+ * waits of those still there every tick once the launch has failed.
+ */
+static void launch_wait(struct asc_launch *l, unsigned int started)
+{
+	struct timespec t;
+
+	pthread_mutex_lock(&l->lock);
+	while (l->joined < started && !l->err)
+		pthread_cond_wait(&l->cond, &l->lock);
+	if (!l->err)
+		l->go = true;
+	pthread_cond_broadcast(&l->cond);
+	while (l->running) {
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += LAUNCH_TICK_NS;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&l->cond, &l->lock, &t);
+		if (l->err && l->go)
+			launch_cancel_locked(l);
+	}
+	pthread_mutex_unlock(&l->lock);
+}
+
+static void launch_free(struct asc_launch *l)
+{
+	unsigned int i;
+
+	for (i = 0; l->cores && i < l->ncores; i++)
+		if (l->cores[i])
+			asc_core_destroy(l->cores[i]);
+	free(l->cores);
+	if (l->fd >= 0)
+		close(l->fd);
+	pthread_cond_destroy(&l->cond);
+	pthread_mutex_destroy(&l->lock);
+	free(l->report);
+	free(l);
+}
+
+ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
+			   unsigned int block_dim,
+			   const struct asc_core_attr *attr, char **report)
+{
+	struct asc_launch *l;
+	pthread_t *threads;
+	unsigned int started, i;
+	int err;
+
+	if (report)
+		*report = NULL;
+	if (!kernel || kind < ASC_LAUNCH_AIV || kind > ASC_LAUNCH_MIX ||
+	    block_dim < 1 || block_dim > ASC_EVENT_BLOCK_DIM_MAX ||
+	    (attr && attr->unchecked && attr->strict_ids))
+		return asc_einval();
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -1;
+	pthread_mutex_init(&l->lock, NULL);
+	pthread_cond_init(&l->cond, NULL);
+	l->fd = -1;
+	l->kind = kind;
+	l->block_dim = block_dim;
+	l->ncores = kind == ASC_LAUNCH_MIX ? 3 * block_dim : block_dim;
+	l->kernel = kernel;
+	l->arg = arg;
+	l->attr = attr;
+	threads = calloc(l->ncores, sizeof(*threads));
+	if (!threads || launch_open(l) || launch_add_cores(l)) {
+		err = errno;
+		free(threads);
+		launch_free(l);
+		errno = err;
+		return -1;
+	}
+	started = launch_start(l, threads);
+	launch_wait(l, started);
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	err = l->err;
+	if (report) {
+		*report = l->report;
+		l->report = NULL;
+	}
+	launch_free(l);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
