@@ -179,6 +179,38 @@ int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 }
 
 /**
+ * asc_trace_add_tep() - add a ring buffer record to a trace, if it is one.
+ * @tr: the trace: the record is added, or counted in @tr->skipped (not
+ *	ours) or @tr->span_malformed (a broken span line).
+ * @tep: the event formats and the comms of the trace.
+ * @event: the record's event.
+ * @record: the record.
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int asc_trace_add_tep(struct asc_trace *tr, struct tep_handle *tep, struct tep_event *event,
+		      struct tep_record *record)
+{
+	struct asc_rec rec;
+
+	switch (asc_rec_from_tep(tep, event, record, &rec)) {
+	case 0:
+		break;
+	case ASC_PARSE_MALFORMED:
+		tr->span_malformed++;
+		return 0;
+	default:
+		tr->skipped++;
+		return 0;
+	}
+	if (asc_trace_add(tr, &rec)) {
+		free(rec.name);
+		return -1;
+	}
+	return 0;
+}
+
+/**
  * asc_is_trace_dat() - whether a file is a trace-cmd trace.dat.
  * @path: the file.
  *
@@ -215,26 +247,13 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *record, 
 		      void *data)
 {
 	struct dat_ctx *ctx = data;
-	struct tep_event *event;
-	struct asc_rec rec;
 
 	(void)handle;
 	(void)cpu;
 	if (record->missed_events > 0)
 		ctx->tr->lost += record->missed_events;
-	event = tep_find_event_by_record(ctx->tep, record);
-	switch (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
-	case 0:
-		break;
-	case ASC_PARSE_MALFORMED:
-		ctx->tr->span_malformed++;
-		return 0;
-	default:
-		ctx->tr->skipped++;
-		return 0;
-	}
-	if (asc_trace_add(ctx->tr, &rec)) {
-		free(rec.name);
+	if (asc_trace_add_tep(ctx->tr, ctx->tep, tep_find_event_by_record(ctx->tep, record),
+			      record)) {
 		ctx->failed = true;
 		return 1;
 	}

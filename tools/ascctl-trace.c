@@ -321,21 +321,9 @@ struct raw_ctx {
 static int raw_record(struct tep_event *event, struct tep_record *record, int cpu, void *data)
 {
 	struct raw_ctx *ctx = data;
-	struct asc_rec rec;
 
 	(void)cpu;
-	switch (asc_rec_from_tep(ctx->tep, event, record, &rec)) {
-	case 0:
-		break;
-	case ASC_PARSE_MALFORMED:
-		ctx->tr->span_malformed++;
-		return 0;
-	default:
-		ctx->tr->skipped++;
-		return 0;
-	}
-	if (asc_trace_add(ctx->tr, &rec)) {
-		free(rec.name);
+	if (asc_trace_add_tep(ctx->tr, ctx->tep, event, record)) {
 		ctx->failed = true;
 		return 1;
 	}

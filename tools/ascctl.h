@@ -161,6 +161,8 @@ int asc_trace_main(int argc, char **argv);
 
 int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 		     struct tep_record *record, struct asc_rec *rec);
+int asc_trace_add_tep(struct asc_trace *tr, struct tep_handle *tep, struct tep_event *event,
+		      struct tep_record *record);
 bool asc_is_trace_dat(const char *path);
 int asc_read_trace_dat(const char *path, struct asc_trace *tr);
 
