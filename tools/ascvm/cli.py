@@ -29,6 +29,9 @@ Options:
   --module FILE        load FILE instead of building the module
   --output DIR         copy the files of $ASC_VM_SCRATCH to DIR after the run
   --timeout SECONDS    wall-clock limit for the guest (default 600)
+  --cpus N             virtual CPUs of the guest, 1 to 64 (default
+                       $ASC_VM_CPUS, else 2, 1 on debug: its trace order
+                       needs one)
   --accel MODE         auto (KVM if usable, else TCG), kvm or tcg
                        (default $ASC_VM_ACCEL or auto)
   --print-release      print the release (uname -r) of the kernel and exit
@@ -66,7 +69,8 @@ ASC_VM_KEEP=1 keeps the run directory under build/vm/.
 # Options that take a value, and the attribute each sets.
 VALUE_OPTIONS = {"--kernel": "kernel", "--module-args": "module_args",
                  "--module": "module", "--output": "output",
-                 "--timeout": "timeout", "--accel": "accel"}
+                 "--timeout": "timeout", "--accel": "accel",
+                 "--cpus": "cpus"}
 PRINT_OPTIONS = {"--print-release": "release", "--print-kdir": "kdir",
                  "--list": "list"}
 
@@ -86,6 +90,7 @@ class Options:
         self.module = ""
         self.output = ""
         self.timeout = "600"
+        self.cpus = environ.get("ASC_VM_CPUS") or ""
         self.accel = environ.get("ASC_VM_ACCEL") or "auto"
         self.print = None
         self.help = False
@@ -132,6 +137,9 @@ def check(opts):
         raise UsageError("no command given")
     if not re.fullmatch(r"[1-9][0-9]*", opts.timeout):
         raise UsageError("bad --timeout '%s'" % opts.timeout)
+    if opts.cpus and not (re.fullmatch(r"[1-9][0-9]?", opts.cpus) and
+                          int(opts.cpus) <= 64):
+        raise UsageError("bad --cpus '%s'" % opts.cpus)
     if opts.accel not in ("auto", "kvm", "tcg"):
         raise UsageError("bad --accel '%s'" % opts.accel)
     if opts.no_module and (opts.module or opts.module_args):
@@ -181,11 +189,13 @@ class Boot:
     """What a run boots: QEMU with its accelerator, the kernel on its
     machine, the image QEMU loads and the initramfs."""
 
-    def __init__(self, qemu, accel, kernel):
+    def __init__(self, qemu, accel, kernel, cpus=""):
         self.qemu = qemu
         self.accel = accel
         self.kernel = kernel
         self.machine = machine.machine_for(kernel)
+        if cpus:
+            self.machine.cpus = int(cpus)
         self.image = bootimage.boot_image(kernel)
         self.initrd = initramfs(kernel.release, modfinder.module_files(
             kernel, self.machine.guest_modules))
@@ -212,7 +222,7 @@ def run(opts, environ):
         ko = module.given_module(opts.module)
     elif building:
         ko = module.build_module(kernel)
-    boot = Boot(qemu, accel, kernel)
+    boot = Boot(qemu, accel, kernel, opts.cpus)
 
     rundir = RunDir()
     try:

@@ -197,10 +197,23 @@ class RunnerTest(unittest.TestCase):
         for args in (["--bogus", "--", "true"], [], ["--kernel"],
                      ["--timeout", "0", "--", "true"],
                      ["--kernel", "nope", "--", "true"],
-                     ["--no-module", "--module", "x", "--", "true"]):
+                     ["--no-module", "--module", "x", "--", "true"],
+                     ["--cpus", "0", "--", "true"],
+                     ["--cpus", "65", "--", "true"],
+                     ["--cpus", "two", "--", "true"]):
             proc = asc_vm(args)
             self.assertStatus(proc, 2)
             self.assertIn("usage: tools/asc-vm", proc.stderr)
+
+    def test_cpus_reach_qemu(self):
+        for args, env, smp in (([], {}, "2"), (["--cpus", "1"], {}, "1"),
+                               (["--cpus=64"], {}, "64"),
+                               ([], {"ASC_VM_CPUS": "3"}, "3"),
+                               (["--cpus", "1"], {"ASC_VM_CPUS": "3"}, "1")):
+            proc = asc_vm(["--no-module"] + args +
+                          ["--", "sh", "-c", "echo $FAKE_QEMU_SMP"], env)
+            self.assertStatus(proc, 0)
+            self.assertEqual(proc.stdout, smp + "\n", args)
 
     def test_guest_environment(self):
         cwd = os.path.join(TOP, "tools")
