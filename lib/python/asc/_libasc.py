@@ -115,6 +115,7 @@ _proto("asc_core_type", _I, _P)
 _proto("asc_core_cross_set_flag", _I, _P, _I, _I, _I)
 _proto("asc_core_cross_wait_flag", _I, _P, _I, _I)
 _proto("asc_core_sync_all", _I, _P)
+_proto("asc_core_cancel", _I, _P)
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.free.restype = None

@@ -7,9 +7,11 @@ kernel on a scalar thread of its own, with its TPipe joined to the
 launch, its pipes, each a thread, and its missing-sync detector; the cores
 meet through cross-core flags and SyncAll (sync.py).  The first error of
 any core ends the launch and is raised.  The calling thread waits; Ctrl-C
-there cancels every core's kernel: its next call raises KeyboardInterrupt
-in the kernel, which ends it, and once the launch has ended the launch
-raises KeyboardInterrupt.
+there cancels the launch (asc_core_cancel()): a call blocked in a wait
+(on S, cross-core, SyncAll) raises at once in its kernel, every kernel's
+next call raises KeyboardInterrupt, and once the launch has ended the
+launch raises KeyboardInterrupt, whose ``__cause__`` is the launch's
+error (CancelledError, with the report).
 """
 
 from __future__ import annotations
@@ -129,12 +131,16 @@ class Launch:
         self.rc = 0
         self.err = 0
         self.report: Optional[str] = None
+        self.cancelled = False
+        #: Set when asc_launch_run() has returned.
+        self.done = threading.Event()
 
     def body(self, ptr: int, _arg: int) -> None:
         """The kernel on one core: asc_launch_run() calls it on the core's scalar."""
         core = Core(ptr, self.kind)
         with self.lock:
             self.cores.append(core)
+            core.cancelled = self.cancelled
         _local.core = core
         try:
             self.fn(*self.args)
@@ -151,23 +157,36 @@ class Launch:
     def run(self) -> None:
         """asc_launch_run(), on a thread where SIGINT is blocked."""
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        kernel = _libasc.KERNEL_FN(self.body)
-        report = ctypes.c_void_p()
-        self.rc = _lib.asc_launch_run(kernel, None, self.kind, self.block_dim,
-                                      ctypes.byref(self.attr) if self.attr else None,
-                                      ctypes.byref(report))
-        self.err = ctypes.get_errno() if self.rc < 0 else 0
-        self.report = _libasc.take_report(report)
-        ptrs = {c.ptr for c in self.cores}
-        for key in [k for k, (c, _) in _works.items() if c.ptr in ptrs]:
-            _works.pop(key, None)
+        try:
+            kernel = _libasc.KERNEL_FN(self.body)
+            report = ctypes.c_void_p()
+            self.rc = _lib.asc_launch_run(kernel, None, self.kind, self.block_dim,
+                                          ctypes.byref(self.attr) if self.attr else None,
+                                          ctypes.byref(report))
+            self.err = ctypes.get_errno() if self.rc < 0 else 0
+            self.report = _libasc.take_report(report)
+            ptrs = {c.ptr for c in self.cores}
+            for key in [k for k, (c, _) in _works.items() if c.ptr in ptrs]:
+                _works.pop(key, None)
+        finally:
+            self.done.set()
 
     def cancel(self) -> None:
-        """Ctrl-C: every kernel's next call raises KeyboardInterrupt."""
+        """Ctrl-C: end the launch (asc_core_cancel()), then every kernel's
+        next call raises KeyboardInterrupt.
+
+        asc_core_cancel() of a core whose kernel still runs (under its
+        lock, so that it cannot return meanwhile) makes EINTR the launch's
+        first error and ends every wait blocked in the driver, on every
+        core: the blocked call raises in its kernel.
+        """
         with self.lock:
+            self.cancelled = True
             cores = list(self.cores)
         for core in cores:
             with core.lock:
+                if core.alive:
+                    _lib.asc_core_cancel(core.ptr)
                 core.cancelled = True
 
 
@@ -182,12 +201,17 @@ def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
     run = Launch(fn, args, kind, core_num, attr)
     thread = threading.Thread(target=run.run, name="asc-launch", daemon=True)
     thread.start()
+    # Waited for through an Event: a Thread.join() that KeyboardInterrupt
+    # interrupted may return at once afterwards (CPython 3.11).
     try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except KeyboardInterrupt:
+        while not run.done.wait(0.05):
+            pass
+    except KeyboardInterrupt as e:
         run.cancel()
+        run.done.wait()
         thread.join()
+        if run.rc < 0:
+            raise e from error(run.err, getattr(fn, "__name__", "kernel"), run.report)
         raise
     for core in run.cores:
         if core.work_exc is not None:

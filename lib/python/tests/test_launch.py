@@ -237,3 +237,99 @@ def test_sync_all_variants_not_emulated():
 
     asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)(body)[1]()
     assert len(got) == 6 and all("not emulated" in g for g in got)
+
+
+CHILD = r'''
+import json, os, sys, threading, time
+import numpy as np
+import asc
+
+def fds():
+    return sorted(os.readlink("/proc/self/fd/" + f) for f in os.listdir("/proc/self/fd")
+                  if os.path.exists("/proc/self/fd/" + f))
+
+before = fds()
+got = {}
+
+@asc.jit
+def blocked():
+    if asc.get_block_idx() == 1:
+        print("ready", flush=True)
+        try:
+            asc.cross_core_wait_flag(0, 0, asc.PipeID.PIPE_S)
+        except BaseException as e:
+            got["wait"] = [type(e).__name__, getattr(e, "errno", None)]
+            raise
+        got["wait"] = "returned"
+        return
+    # Core 0 sets nothing and stays (no libasc call) until cancelled.
+    for _ in range(2000):
+        time.sleep(0.01)
+        asc.get_block_idx()
+
+@asc.jit
+def double(x, y):
+    i = asc.get_block_idx()
+    x_gm, y_gm = asc.GlobalTensor(), asc.GlobalTensor()
+    x_gm.set_global_buffer(x + i * 64, 64)
+    y_gm.set_global_buffer(y + i * 64, 64)
+    a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 64)
+    b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 256, 64)
+    asc.data_copy(a, x_gm, 64)
+    asc.set_flag(asc.HardEvent.MTE2_V, 0)
+    asc.wait_flag(asc.HardEvent.MTE2_V, 0)
+    asc.muls(b, a, 2.0, 64)
+    asc.set_flag(asc.HardEvent.V_MTE3, 0)
+    asc.wait_flag(asc.HardEvent.V_MTE3, 0)
+    asc.data_copy(y_gm, b, 64)
+
+try:
+    blocked[2]()
+    got["launch"] = "returned"
+except KeyboardInterrupt as e:
+    got["launch"] = "KeyboardInterrupt"
+    cause = e.__cause__
+    got["cause"] = [type(cause).__name__, getattr(cause, "errno", None),
+                    getattr(cause, "report", None)]
+got["threads"] = threading.active_count()
+got["fds_same"] = fds() == before
+x = np.arange(128, dtype=np.float32)
+y = np.zeros_like(x)
+double[2](x, y)
+got["after"] = bool((y == 2 * x).all())
+print(json.dumps(got), flush=True)
+'''
+
+
+def test_ctrl_c_ends_a_blocked_cross_core_wait():
+    """SIGINT to a process blocked in a cross-core wait: KeyboardInterrupt, promptly, clean."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE,
+                             text=True, env=dict(os.environ))
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        t0 = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=20)
+        elapsed = time.monotonic() - t0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, out
+    got = json.loads(out.strip().splitlines()[-1])
+    assert got["launch"] == "KeyboardInterrupt", got
+    name, err, report = got["cause"]
+    assert name == "CancelledError" and err == errno.EINTR, got
+    assert "asc_core_cancel(): the run was cancelled" in report, report
+    # The blocked wait ended because of the cancel, not because core 0 left.
+    assert got["wait"][0] in ("CancelledError", "AscError"), got
+    assert got["wait"][1] in (errno.EINTR, errno.ECANCELED), got
+    assert got["threads"] == 1 and got["fds_same"] and got["after"], got
+    assert elapsed < 5, elapsed
