@@ -29,7 +29,7 @@ class Access(ctypes.Structure):
 
 
 class CoreAttr(ctypes.Structure):
-    """struct asc_core_attr: device and mode of asc_core_run()."""
+    """struct asc_core_attr: device and mode of the cores of asc_launch_run()."""
 
     _fields_ = [
         ("device", ctypes.c_char_p),
@@ -93,8 +93,6 @@ _proto("asc_hard_event_src_pipe", _I, _I)
 _proto("asc_hard_event_dst_pipe", _I, _I)
 _proto("asc_pipe_id_name", ctypes.c_char_p, _I)
 _proto("asc_version_string", ctypes.c_char_p)
-_proto("asc_core_run", _I, KERNEL_FN, _P, ctypes.POINTER(CoreAttr),
-       ctypes.POINTER(ctypes.c_void_p))
 _proto("asc_core_issue", _I, _P, _I, WORK_FN, _P, ctypes.c_char_p,
        ctypes.POINTER(Access), ctypes.c_uint)
 _proto("asc_core_set_flag", _I, _P, _I, _I)
