@@ -159,7 +159,7 @@ def test_vadd_cores_share_one_launch(core_num):
     ((0, 0, asc.PipeID.PIPE_S), "not on S: a hardware error on the chip"),
     ((0, 1, asc.PipeID.PIPE_MTE3), "modes 1 and 2 are for mix launches"),
     ((0, 2, asc.PipeID.PIPE_V), "modes 1 and 2 are for mix launches"),
-])
+], ids=["flag-11", "flag-minus-1", "set-on-S", "mode-1-not-mix", "mode-2-not-mix"])
 def test_cross_core_set_errors(args, why):
     def body():
         asc.cross_core_set_flag(*args)
