@@ -817,6 +817,27 @@ int asc_core_reset(struct asc_core *core);
 struct asc_pipe *asc_core_pipe(struct asc_core *core);
 
 /**
+ * asc_core_cancel() - end a core's run from another thread (Ctrl-C).
+ * @core: a core whose kernel function has not returned yet: the caller
+ *	makes sure it does not return before this call does (the core is
+ *	freed once the run is over).
+ *
+ * Any thread may call it, a signal handler not.  It records EINTR as the
+ * core's first error, unless an error came first (then it does nothing),
+ * as a failing call would: the core's TPipe is reset, so every wait
+ * blocked in the driver ends (a wait on S, a cross-core wait, SyncAll, a
+ * pipe's wait), what is left in the pipes' queues is skipped, and every
+ * later call of the kernel fails with EINTR.  In a launch it is the first
+ * error of the launch: every other core's calls fail with ECANCELED.
+ * Work a pipe is running runs to its end.  asc_core_run() or
+ * asc_launch_run() then returns -1 with errno EINTR and a report saying
+ * the run was cancelled.
+ *
+ * Return: 0, or -1 with errno EINVAL for a NULL @core.
+ */
+int asc_core_cancel(struct asc_core *core);
+
+/**
  * enum asc_launch_kind - the cores a launch runs on, for asc_launch_run().
  *
  * ASC_LAUNCH_AIV: block_dim vector cores (AIV); ASC_LAUNCH_AIC: block_dim

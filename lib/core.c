@@ -777,6 +777,24 @@ void asc_core_finish(struct asc_core *c)
 		asc_core_hb_fail(c, end);
 }
 
+/*
+ * Cancel from another thread: the first error, EINTR, as a pipe's error is
+ * recorded; asc_core_fail() resets the TPipe (and, in a launch, every
+ * core's), which ends the waits blocked in the driver, and the scalar's
+ * wait on S sees the error within a slice.
+ */
+ASC_API int asc_core_cancel(struct asc_core *c)
+{
+	struct asc_report text = { 0 };
+
+	if (!c)
+		return asc_einval();
+	asc_report_add(&text, "error: asc_core_cancel(): the run was cancelled: %s",
+		       strerror(EINTR));
+	asc_core_fail(c, EINTR, asc_report_take(&text));
+	return 0;
+}
+
 ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
 			 const struct asc_core_attr *attr, char **report)
 {

@@ -8,18 +8,22 @@ core: ``@asc.jit`` makes a kernel, ``kernel[core_num](*args)`` runs it
 ``asc.set_flag``/``asc.wait_flag``/``asc.pipe_barrier``, ``asc.data_copy``,
 ``asc.add``/``mul``/``muls``/``duplicate`` and ``get_value``/``set_value``
 are issued to their pipes, with the runtime's missing-sync detector
-watching.  Errors are :class:`AscError` (an ``OSError``).  See
+watching; the cores of a launch meet through ``asc.cross_core_set_flag``,
+``asc.cross_core_wait_flag`` and ``asc.sync_all``.  Errors are :class:`AscError` (an ``OSError``).  See
 Documentation/python.rst.
 """
 
 from . import _libasc
-from .enums import HardEvent, PipeID, TPosition, check_libasc
+from .enums import HardEvent, KernelType, PipeID, TPosition, check_libasc
 from .errors import (AscError, CancelledError, DeadlockError, DoubleSetError,
                      EventIDExhaustedError, EventIDInUseError,
-                     EventIDNotAllocatedError, MissingSyncError, WrongPipeError)
+                     EventIDNotAllocatedError, InvalidArgumentError, MissingSyncError,
+                     WrongPipeError)
 from .ops import add, data_copy, duplicate, mul, muls
-from .runtime import JITFunction, get_block_idx, get_block_num, jit
-from .sync import pipe_barrier, set_flag, wait_flag
+from .runtime import (JITFunction, get_block_idx, get_block_num, get_sub_block_idx,
+                      get_sub_block_num, jit)
+from .sync import (cross_core_set_flag, cross_core_wait_flag, pipe_barrier, set_flag,
+                   sync_all, wait_flag)
 from .tensor import (DataType, GlobalAddress, GlobalTensor, LocalTensor, double,
                      float16, float32, float64, float_, half, int8, int16, int32,
                      int64, int_, uint8, uint16, uint32, uint64)
@@ -33,10 +37,11 @@ __version__ = _libasc.version()
 __all__ = [
     "AscError", "CancelledError", "DataType", "DeadlockError", "DoubleSetError",
     "EventIDExhaustedError", "EventIDInUseError", "EventIDNotAllocatedError",
-    "GlobalAddress", "GlobalTensor", "HardEvent", "JITFunction", "LocalTensor",
-    "MissingSyncError", "PipeID", "TPipe", "TPosition", "WrongPipeError", "add",
-    "data_copy", "double", "duplicate", "float16", "float32", "float64", "float_",
-    "get_block_idx", "get_block_num", "get_tpipe_ptr", "half", "int16", "int32",
-    "int64", "int8", "int_", "jit", "mul", "muls", "pipe_barrier", "set_flag",
-    "uint16", "uint32", "uint64", "uint8", "wait_flag",
+    "GlobalAddress", "GlobalTensor", "HardEvent", "InvalidArgumentError", "JITFunction",
+    "KernelType", "LocalTensor", "MissingSyncError", "PipeID", "TPipe", "TPosition",
+    "WrongPipeError", "add", "cross_core_set_flag", "cross_core_wait_flag", "data_copy",
+    "double", "duplicate", "float16", "float32", "float64", "float_", "get_block_idx",
+    "get_block_num", "get_sub_block_idx", "get_sub_block_num", "get_tpipe_ptr", "half",
+    "int16", "int32", "int64", "int8", "int_", "jit", "mul", "muls", "pipe_barrier",
+    "set_flag", "sync_all", "uint16", "uint32", "uint64", "uint8", "wait_flag",
 ]

@@ -29,7 +29,7 @@ class Access(ctypes.Structure):
 
 
 class CoreAttr(ctypes.Structure):
-    """struct asc_core_attr: device and mode of asc_core_run()."""
+    """struct asc_core_attr: device and mode of the cores of asc_launch_run()."""
 
     _fields_ = [
         ("device", ctypes.c_char_p),
@@ -93,8 +93,6 @@ _proto("asc_hard_event_src_pipe", _I, _I)
 _proto("asc_hard_event_dst_pipe", _I, _I)
 _proto("asc_pipe_id_name", ctypes.c_char_p, _I)
 _proto("asc_version_string", ctypes.c_char_p)
-_proto("asc_core_run", _I, KERNEL_FN, _P, ctypes.POINTER(CoreAttr),
-       ctypes.POINTER(ctypes.c_void_p))
 _proto("asc_core_issue", _I, _P, _I, WORK_FN, _P, ctypes.c_char_p,
        ctypes.POINTER(Access), ctypes.c_uint)
 _proto("asc_core_set_flag", _I, _P, _I, _I)
@@ -105,13 +103,24 @@ _proto("asc_core_fetch_event_id", _I, _P, _I)
 _proto("asc_core_release_event_id", _I, _P, _I, _I)
 _proto("asc_core_reset", _I, _P)
 _proto("asc_core_pipe", _P, _P)
+_proto("asc_launch_run", _I, KERNEL_FN, _P, _I, ctypes.c_uint, ctypes.POINTER(CoreAttr),
+       ctypes.POINTER(ctypes.c_void_p))
+_proto("asc_core_block_idx", _I, _P)
+_proto("asc_core_block_num", _I, _P)
+_proto("asc_core_sub_block_idx", _I, _P)
+_proto("asc_core_sub_block_num", _I, _P)
+_proto("asc_core_type", _I, _P)
+_proto("asc_core_cross_set_flag", _I, _P, _I, _I, _I)
+_proto("asc_core_cross_wait_flag", _I, _P, _I, _I)
+_proto("asc_core_sync_all", _I, _P)
+_proto("asc_core_cancel", _I, _P)
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.free.restype = None
 libc.free.argtypes = [ctypes.c_void_p]
 
 def take_report(ptr: ctypes.c_void_p) -> Optional[str]:
-    """The text of a report asc_core_run() returned, freed."""
+    """The text of a report asc_launch_run() returned, freed."""
     if not ptr.value:
         return None
     text = ctypes.string_at(ptr.value).decode("utf-8", "replace")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""pyasc's enums: HardEvent, PipeID and TPosition, with pyasc's values.
+"""pyasc's enums: HardEvent, PipeID, TPosition and KernelType, with pyasc's values.
 
 HardEvent and PipeID are checked against libasc's own names when the
 package is imported (:func:`check_libasc`): a library that numbers them
@@ -8,7 +8,7 @@ otherwise is refused.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 
 
 class HardEvent(IntEnum):
@@ -92,6 +92,29 @@ class TPosition(IntEnum):
 #: The pipes the emulated core has (libasc's seven).
 CORE_PIPES = (PipeID.PIPE_S, PipeID.PIPE_V, PipeID.PIPE_M, PipeID.PIPE_MTE1,
               PipeID.PIPE_MTE2, PipeID.PIPE_MTE3, PipeID.PIPE_FIX)
+
+
+class KernelType(Enum):
+    """pyasc's kernel types (asc.runtime.config.KernelType), for ``@jit(kernel_type=...)``.
+
+    The cores a launch of ``kernel[n]`` gets: AIV_ONLY (the default) n
+    vector cores, AIC_ONLY n cube cores, MIX_AIC_1_2 per AI core one AIC
+    and two AIVs (3 * n cores).  The other types are not emulated: a
+    launch of them raises ValueError.
+    """
+
+    AIV_ONLY = 0
+    AIC_ONLY = 1
+    MIX_AIV_HARD_SYNC = 2
+    MIX_AIC_HARD_SYNC = 3
+    MIX_AIV_1_0 = 4
+    MIX_AIC_1_0 = 5
+    MIX_AIC_1_1 = 6
+    MIX_AIC_1_2 = 7
+
+
+#: libasc's launch kind (enum asc_launch_kind) of each KernelType emulated.
+LAUNCH_KIND = {KernelType.AIV_ONLY: 1, KernelType.AIC_ONLY: 2, KernelType.MIX_AIC_1_2: 3}
 
 
 def check_libasc(lib) -> None:

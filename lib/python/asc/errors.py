@@ -57,6 +57,10 @@ class WrongPipeError(AscError):
     """EPERM: a set or wait from a pipe other than the HardEvent's."""
 
 
+class InvalidArgumentError(AscError):
+    """EINVAL: a call the chip refuses, such as a cross-core set on PIPE_S."""
+
+
 class CancelledError(AscError):
     """EINTR: the run was cancelled (Ctrl-C)."""
 
@@ -70,6 +74,7 @@ _BY_ERRNO: Dict[int, Type[AscError]] = {
     _errno.EADDRINUSE: EventIDInUseError,
     _errno.EPERM: WrongPipeError,
     _errno.EINTR: CancelledError,
+    _errno.EINVAL: InvalidArgumentError,
 }
 
 

@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Kernels on the core runtime: @jit, kernel[core_num](*args), the current core.
 
-A kernel launched on ``core_num`` cores runs each core on a thread of its
-own, the scalar of one libasc core run (asc_core_run()): its TPipe, its
-pipes, each a thread, and its missing-sync detector.  The calling thread
-waits for them; Ctrl-C there cancels every core's kernel: its next call
-raises KeyboardInterrupt in the kernel, which ends it, and once every
-core's run has ended (waits already blocking end when their flag comes)
-the launch raises KeyboardInterrupt.
+``kernel[core_num](*args)`` is one launch of libasc (asc_launch_run()) on
+``core_num`` AI cores of the kernel's KernelType: each core runs the
+kernel on a scalar thread of its own, with its TPipe joined to the
+launch, its pipes, each a thread, and its missing-sync detector; the cores
+meet through cross-core flags and SyncAll (sync.py).  The first error of
+any core ends the launch and is raised.  The calling thread waits; Ctrl-C
+there cancels the launch (asc_core_cancel()): a call blocked in a wait
+(on S, cross-core, SyncAll) raises at once in its kernel, every kernel's
+next call raises KeyboardInterrupt, and once the launch has ended the
+launch raises KeyboardInterrupt, whose ``__cause__`` is the launch's
+error (CancelledError, with the report).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _libasc
-from .enums import PipeID
+from .enums import LAUNCH_KIND, KernelType, PipeID
 from .errors import AscError, error
 
 _lib = _libasc.lib
@@ -37,23 +41,22 @@ UB_SIZE = 192 * 1024
 
 
 class Core:
-    """One emulated AI core running one kernel: the state of its scalar."""
+    """One emulated core of a launch running the kernel: the state of its scalar."""
 
-    def __init__(self, block_idx: int, block_num: int) -> None:
-        self.block_idx = block_idx
-        self.block_num = block_num
-        self.ptr: Optional[int] = None
+    def __init__(self, ptr: int, kind: int) -> None:
+        self.ptr = ptr
+        self.kind = kind
+        self.block_idx = _lib.asc_core_block_idx(ptr)
+        self.block_num = _lib.asc_core_block_num(ptr)
+        self.sub_block_idx = _lib.asc_core_sub_block_idx(ptr)
+        self.sub_block_num = _lib.asc_core_sub_block_num(ptr)
         self.tpipe = None
         self.ub = np.zeros(UB_SIZE, dtype=np.uint8)
         self.lock = threading.Lock()
-        self.alive = False
-        self.started = False
+        self.alive = True
         self.cancelled = False
         self.kernel_exc: Optional[BaseException] = None
         self.work_exc: Optional[BaseException] = None
-        self.rc = 0
-        self.err = 0
-        self.report: Optional[str] = None
 
     def check(self, rc: int, what: str) -> int:
         """Raise the AscError of a failed call (rc < 0), else return rc."""
@@ -111,76 +114,118 @@ def issue(pipe: PipeID, fn: Callable[[], None], what: str,
         core.check(rc, what)
 
 
-def _run_core(core: Core, fn: Callable[..., Any], args: Sequence[Any],
-              attr: Optional[_libasc.CoreAttr]) -> None:
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+class Launch:
+    """One launch of a kernel: its cores, as they start, and its result."""
 
-    def body(ptr: int, _arg: int) -> None:
+    def __init__(self, fn: Callable[..., Any], args: Sequence[Any], kind: int,
+                 block_dim: int, attr: Optional[_libasc.CoreAttr]) -> None:
+        self.fn = fn
+        self.args = args
+        self.kind = kind
+        self.block_dim = block_dim
+        self.attr = attr
+        self.lock = threading.Lock()
+        self.cores: List[Core] = []
+        #: Python exceptions of the kernels and their work, in the order they came.
+        self.exceptions: List[BaseException] = []
+        self.rc = 0
+        self.err = 0
+        self.report: Optional[str] = None
+        self.cancelled = False
+        #: Set when asc_launch_run() has returned.
+        self.done = threading.Event()
+
+    def body(self, ptr: int, _arg: int) -> None:
+        """The kernel on one core: asc_launch_run() calls it on the core's scalar."""
+        core = Core(ptr, self.kind)
+        with self.lock:
+            self.cores.append(core)
+            core.cancelled = self.cancelled
         _local.core = core
-        with core.lock:
-            core.ptr = ptr
-            core.alive = True
-            core.started = True
         try:
-            fn(*args)
+            self.fn(*self.args)
         except BaseException as e:  # noqa: B902 - nothing may escape into C
             core.kernel_exc = e
+            if not isinstance(e, AscError):
+                with self.lock:
+                    self.exceptions.append(e)
         finally:
             with core.lock:
                 core.alive = False
             _local.core = None
 
-    kernel = _libasc.KERNEL_FN(body)
-    report = ctypes.c_void_p()
-    core.rc = _lib.asc_core_run(kernel, None, ctypes.byref(attr) if attr else None,
-                                ctypes.byref(report))
-    core.err = ctypes.get_errno() if core.rc < 0 else 0
-    core.report = _libasc.take_report(report)
-    for key in [k for k, (c, _) in _works.items() if c is core]:
-        _works.pop(key, None)
+    def run(self) -> None:
+        """asc_launch_run(), on a thread where SIGINT is blocked."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            kernel = _libasc.KERNEL_FN(self.body)
+            report = ctypes.c_void_p()
+            self.rc = _lib.asc_launch_run(kernel, None, self.kind, self.block_dim,
+                                          ctypes.byref(self.attr) if self.attr else None,
+                                          ctypes.byref(report))
+            self.err = ctypes.get_errno() if self.rc < 0 else 0
+            self.report = _libasc.take_report(report)
+            ptrs = {c.ptr for c in self.cores}
+            for key in [k for k, (c, _) in _works.items() if c.ptr in ptrs]:
+                _works.pop(key, None)
+        finally:
+            self.done.set()
 
+    def cancel(self) -> None:
+        """Ctrl-C: end the launch (asc_core_cancel()), then every kernel's
+        next call raises KeyboardInterrupt.
 
-def _cancel(cores: List[Core]) -> None:
-    for core in cores:
-        with core.lock:
-            core.cancelled = True
+        asc_core_cancel() of a core whose kernel still runs (under its
+        lock, so that it cannot return meanwhile) makes EINTR the launch's
+        first error and ends every wait blocked in the driver, on every
+        core: the blocked call raises in its kernel.
+        """
+        with self.lock:
+            self.cancelled = True
+            cores = list(self.cores)
+        for core in cores:
+            with core.lock:
+                if core.alive:
+                    _lib.asc_core_cancel(core.ptr)
+                core.cancelled = True
 
 
 def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
-           attr: Optional[_libasc.CoreAttr] = None) -> None:
-    """Run kernel ``fn(*args)`` on ``core_num`` emulated cores and wait."""
+           attr: Optional[_libasc.CoreAttr] = None, kind: int = LAUNCH_KIND[KernelType.AIV_ONLY]) -> None:
+    """Run kernel ``fn(*args)`` on one launch of ``core_num`` AI cores and wait."""
     from .tensor import GlobalAddress
 
     if getattr(_local, "core", None) is not None:
         raise RuntimeError("a kernel cannot launch a kernel")
     args = tuple(GlobalAddress(a) if isinstance(a, np.ndarray) else a for a in args)
-    cores = [Core(i, core_num) for i in range(core_num)]
-    threads = [threading.Thread(target=_run_core, args=(c, fn, args, attr),
-                                name=f"asc-core-{c.block_idx}", daemon=True) for c in cores]
-    for t in threads:
-        t.start()
+    run = Launch(fn, args, kind, core_num, attr)
+    thread = threading.Thread(target=run.run, name="asc-launch", daemon=True)
+    thread.start()
+    # Waited for through an Event: a Thread.join() that KeyboardInterrupt
+    # interrupted may return at once afterwards (CPython 3.11).
     try:
-        for t in threads:
-            while t.is_alive():
-                t.join(0.05)
-    except KeyboardInterrupt:
-        _cancel(cores)
-        for t in threads:
-            t.join()
+        while not run.done.wait(0.05):
+            pass
+    except KeyboardInterrupt as e:
+        run.cancel()
+        run.done.wait()
+        thread.join()
+        if run.rc < 0:
+            raise e from error(run.err, getattr(fn, "__name__", "kernel"), run.report)
         raise
-    name = getattr(fn, "__name__", "kernel")
-    for core in cores:
-        where = name if core_num == 1 else f"{name} block {core.block_idx}"
-        if core.kernel_exc is not None and not isinstance(core.kernel_exc, AscError):
-            raise core.kernel_exc
+    for core in run.cores:
         if core.work_exc is not None:
-            raise core.work_exc
-        if core.rc < 0 and not core.started:
-            raise AscError(core.err, where, core.report)
-        if core.rc < 0:
-            raise error(core.err, where, core.report) from core.kernel_exc
-        if core.kernel_exc is not None:
-            raise core.kernel_exc
+            run.exceptions.append(core.work_exc)
+    name = getattr(fn, "__name__", "kernel")
+    first = next((c.kernel_exc for c in run.cores if c.kernel_exc is not None), None)
+    if run.exceptions:
+        raise run.exceptions[0]
+    if run.rc < 0 and not run.cores:
+        raise AscError(run.err, f"{name}: asc_launch_run({core_num} cores)", run.report)
+    if run.rc < 0:
+        raise error(run.err, name, run.report) from first
+    if first is not None:
+        raise first
 
 
 class JITFunction:
@@ -191,17 +236,24 @@ class JITFunction:
     """
 
     def __init__(self, fn: Callable[..., Any], **options: Any) -> None:
-        unknown = set(options).difference({"unchecked", "strict_ids", "device"})
+        unknown = set(options).difference({"unchecked", "strict_ids", "device", "kernel_type"})
         if unknown:
             raise RuntimeError("The following option names are unknown: " + ", ".join(sorted(unknown)))
         if options.get("unchecked") and options.get("strict_ids"):
             raise ValueError("unchecked and strict_ids exclude each other")
+        kernel_type = options.get("kernel_type")
+        if kernel_type is not None:
+            kernel_type = KernelType(kernel_type)
+            if kernel_type not in LAUNCH_KIND:
+                raise ValueError(f"kernel type {kernel_type.name} is not emulated: "
+                                 "AIV_ONLY, AIC_ONLY and MIX_AIC_1_2 are")
+        self.kind = LAUNCH_KIND[KernelType.AIV_ONLY if kernel_type is None else kernel_type]
         self.fn = fn
         self.options = options
         functools.update_wrapper(self, fn)
 
     def _attr(self) -> Optional[_libasc.CoreAttr]:
-        if not self.options:
+        if not set(self.options).difference({"kernel_type"}):
             return None
         dev = self.options.get("device")
         return _libasc.CoreAttr(dev.encode() if dev else None,
@@ -219,7 +271,7 @@ class JITFunction:
             raise ValueError("Core number should be large than 0")
 
         def run(*args: Any) -> None:
-            launch(self.fn, core_num, args, self._attr())
+            launch(self.fn, core_num, args, self._attr(), self.kind)
         return run
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -230,9 +282,10 @@ class JITFunction:
 def jit(fn: Optional[Callable[..., Any]] = None, **options: Any):
     """Make ``fn`` a kernel; ``@jit`` or ``@jit(strict_ids=True)``.
 
-    Options (asc-event's, not pyasc's): ``strict_ids`` (pyasc's rule for
-    IDs: a set or wait on a hand-written ID fails), ``unchecked`` (checked
-    mode off), ``device`` (the device node).
+    Options: pyasc's ``kernel_type`` (a :class:`KernelType`: the cores of
+    a launch, AIV_ONLY when not given); asc-event's ``strict_ids`` (pyasc's
+    rule for IDs: a set or wait on a hand-written ID fails), ``unchecked``
+    (checked mode off), ``device`` (the device node).
     """
     if fn is None:
         return lambda f: JITFunction(f, **options)
@@ -240,10 +293,28 @@ def jit(fn: Optional[Callable[..., Any]] = None, **options: Any):
 
 
 def get_block_idx() -> int:
-    """The index of the core running the kernel, 0 .. get_block_num() - 1."""
+    """GetBlockIdx(): the index of the core running the kernel.
+
+    0 .. get_block_num() - 1 on every core of an AIV_ONLY or AIC_ONLY
+    launch and on the AICs of a MIX_AIC_1_2 one; on its AIVs
+    2 * AI core + get_sub_block_idx().
+    """
     return current_core("get_block_idx").block_idx
 
 
 def get_block_num() -> int:
-    """The number of cores the kernel was launched on."""
+    """GetBlockNum(): the number of AI cores the kernel was launched on."""
     return current_core("get_block_num").block_num
+
+
+def get_sub_block_idx() -> int:
+    """GetSubBlockIdx(): which of its AI core's two AIVs runs the kernel (0 or 1).
+
+    0 on any core but an AIV of a MIX_AIC_1_2 launch.
+    """
+    return current_core("get_sub_block_idx").sub_block_idx
+
+
+def get_sub_block_num() -> int:
+    """GetSubBlockNum(): 2 on an AIV of a MIX_AIC_1_2 launch, 1 on any other core."""
+    return current_core("get_sub_block_num").sub_block_num

@@ -63,6 +63,10 @@ def test_defaults_and_keywords():
     lambda: asc.TPipe(),
     lambda: asc.get_tpipe_ptr(),
     lambda: asc.get_block_idx(),
+    lambda: asc.get_sub_block_idx(),
+    lambda: asc.cross_core_set_flag(0, 0, asc.PipeID.PIPE_MTE3),
+    lambda: asc.cross_core_wait_flag(0, 0, asc.PipeID.PIPE_S),
+    lambda: asc.sync_all(),
 ])
 def test_calls_outside_a_kernel_raise_pyasc_error(call):
     with pytest.raises(RuntimeError, match="cannot be called without initialization of global builder"):
@@ -90,4 +94,21 @@ def test_a_missing_device_is_an_oserror_with_its_errno(monkeypatch):
     with pytest.raises(asc.AscError) as e:
         kernel[1]()
     assert isinstance(e.value, OSError) and e.value.errno == errno.ENOENT
-    assert "asc_pipe_open" in e.value.report
+    assert "asc_launch_run(1 cores)" in str(e.value)
+
+
+def test_cross_core_names_and_kernel_types():
+    sig = inspect.signature
+    for fn in (asc.cross_core_set_flag, asc.cross_core_wait_flag):
+        assert list(sig(fn).parameters) == ["flag_id", "mode_id", "pipe"]
+        assert all(p.default is inspect.Parameter.empty for p in sig(fn).parameters.values())
+    params = sig(asc.sync_all).parameters
+    assert [(n, p.default) for n, p in params.items()] == [
+        ("gm_workspace", None), ("ub_workspace", None), ("used_cores", 0), ("is_aiv_only", True)]
+    assert [(k.name, k.value) for k in asc.KernelType] == [
+        ("AIV_ONLY", 0), ("AIC_ONLY", 1), ("MIX_AIV_HARD_SYNC", 2), ("MIX_AIC_HARD_SYNC", 3),
+        ("MIX_AIV_1_0", 4), ("MIX_AIC_1_0", 5), ("MIX_AIC_1_1", 6), ("MIX_AIC_1_2", 7)]
+    for k in (asc.KernelType.AIV_ONLY, asc.KernelType.AIC_ONLY, asc.KernelType.MIX_AIC_1_2):
+        asc.jit(kernel_type=k)(lambda: None)
+    with pytest.raises(ValueError, match="MIX_AIC_1_1 is not emulated"):
+        asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_1)(lambda: None)
