@@ -51,6 +51,43 @@
 
 static atomic_t asc_tpipe_serial = ATOMIC_INIT(0);
 
+/*
+ * The TPipes, in a cache of their own: sized to the struct (under 1 KiB),
+ * not rounded up to the next kmalloc size (1 KiB), and charged to the
+ * opener's memory cgroup.
+ */
+static struct kmem_cache *asc_tpipe_cache;
+
+/**
+ * asc_tpipe_cache_init() - create the caches TPipes and their register
+ *	blocks are allocated from.
+ *
+ * Return: 0, or -%ENOMEM.
+ */
+int asc_tpipe_cache_init(void)
+{
+	/* Lock debugging (lockdep, DEBUG_SPINLOCK) makes the locks bigger. */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
+		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     sizeof(struct asc_tpipe) > ASC_TPIPE_MAX_SIZE);
+
+	asc_tpipe_cache = KMEM_CACHE(asc_tpipe, SLAB_ACCOUNT);
+	if (!asc_tpipe_cache)
+		return -ENOMEM;
+	if (asc_hw_cache_init()) {
+		kmem_cache_destroy(asc_tpipe_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/** asc_tpipe_cache_exit() - destroy the caches; every TPipe is freed. */
+void asc_tpipe_cache_exit(void)
+{
+	asc_hw_cache_exit();
+	kmem_cache_destroy(asc_tpipe_cache);
+}
+
 static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 {
 	return GENMASK_ULL(tp->event_ids - 1, 0);
@@ -200,7 +237,7 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 	struct asc_tpipe *tp;
 	unsigned int i;
 
-	tp = kzalloc(sizeof(*tp), GFP_KERNEL_ACCOUNT);
+	tp = kmem_cache_zalloc(asc_tpipe_cache, GFP_KERNEL_ACCOUNT);
 	if (!tp)
 		return NULL;
 
@@ -253,7 +290,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	asc_report_quota_put(tp->quota);
 	asc_hw_core_free(tp->hw);
 	kfree(tp->queues);
-	kfree(tp);
+	kmem_cache_free(asc_tpipe_cache, tp);
 }
 
 static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)

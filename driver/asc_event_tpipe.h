@@ -98,8 +98,11 @@ struct asc_wake_list {
 	struct task_struct *task[ASC_WAKE_BATCH];
 };
 
-/* Buckets of &asc_tpipe.waiter_hash, as a power of 2. */
-#define ASC_WAITER_HASH_BITS	3
+/*
+ * Buckets of &asc_tpipe.waiter_hash, as a power of 2: a TPipe has about
+ * one blocked waiter per pipe.
+ */
+#define ASC_WAITER_HASH_BITS	2
 
 /**
  * struct asc_ticket - one issued set or wait in a pipe's queue.
@@ -170,7 +173,8 @@ struct asc_tpipe_owner {
  * @owner: who opened it; fixed at creation.
  * @quota: the report rate limit of the opener's user, shared with every
  *	TPipe that user has open; a counted reference, fixed at creation.
- * @hw: the emulated flag registers of this TPipe's core.
+ * @hw: the emulated flag registers of this TPipe's core (no page of their
+ *	own: an open that does not map them costs none).
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
  * @handset: per HardEvent, the flags that are set by a hand-written set
@@ -234,6 +238,14 @@ struct asc_tpipe_leftovers {
 	unsigned int flags_pending;
 };
 
+/*
+ * The most a TPipe may take (checked at build time): what an open costs
+ * the kernel besides its struct file.
+ */
+#define ASC_TPIPE_MAX_SIZE	1024
+
+int asc_tpipe_cache_init(void);
+void asc_tpipe_cache_exit(void);
 struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode);
 void asc_tpipe_destroy(struct asc_tpipe *tp);
 
