@@ -13,7 +13,7 @@
  * the user page is not there it changes nothing and fails with -EFAULT,
  * and the handler faults the page in and runs the operation again
  * (asc_retry_faulted()).  Every ioctl's result is counted
- * (asc_event_stats.c); every open TPipe has a debugfs file
+ * (asc_event_stats.c); every open TPipe is in the debugfs file
  * (asc_event_debugfs.c).
  */
 

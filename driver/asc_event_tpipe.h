@@ -23,7 +23,6 @@ struct asc_report_quota;
 struct asc_event_reset;
 struct asc_event_issue;
 struct asc_launch;
-struct dentry;
 struct pid;
 
 enum asc_wait_state {
@@ -191,7 +190,8 @@ struct asc_tpipe_owner {
  * @launch: the launch this TPipe is a core of (a counted reference), or
  *	NULL; set once, by %ASC_EVENT_IOC_JOIN.
  * @core: its core number in @launch.
- * @debugfs: its debugfs file, or an error pointer.
+ * @debugfs_node: entry in the list of TPipes the debugfs file shows, under
+ *	that list's mutex (asc_event_debugfs.c).
  *
  * Lifetime: created by asc_tpipe_create() in open() and destroyed by
  * asc_tpipe_destroy() in release().  A task blocked in a wait holds a
@@ -225,7 +225,7 @@ struct asc_tpipe {
 	u64 next_ticket;
 	struct asc_launch *launch;
 	u32 core;
-	struct dentry *debugfs;
+	struct list_head debugfs_node;
 };
 
 /**

@@ -10,9 +10,8 @@
  * skips (exit 4).
  *
  * The driver allocates in open(): the TPipe and its register block, each
- * from a slab cache of the driver's own (no page of its own), then its
- * debugfs file, whose allocations may fail without failing the open (the
- * fault is absorbed), and the report quota of the opener's user, which
+ * from a slab cache of the driver's own (no page of its own), and the
+ * report quota of the opener's user, which
  * exists already while the user has another TPipe open (this program keeps
  * one open throughout, so the quota never comes into it).  Its ioctls copy
  * from and to user memory and allocate only the buffer of a report for the
