@@ -340,8 +340,12 @@ static void asc_dl_report_launch(struct asc_dl *d, struct asc_report *r)
 		asc_dl_report_wait(d, r, node, asc_dl_stuck(d, node));
 }
 
-/* Count, trace and report the deadlock in @d->cycle, and end its waits. */
-static struct asc_report *asc_dl_end_cycle(struct asc_dl *d)
+/*
+ * Count, trace and report the deadlock in @d->cycle, and end its waits
+ * (their tasks go to @wake).
+ */
+static struct asc_report *asc_dl_end_cycle(struct asc_dl *d,
+					   struct asc_wake_list *wake)
 {
 	struct asc_report *r;
 	struct asc_tpipe *tp;
@@ -371,7 +375,7 @@ static struct asc_report *asc_dl_end_cycle(struct asc_dl *d)
 						       w->event);
 	}
 	for_each_set_bit(node, d->cycle, d->nodes)
-		asc_waiter_end(asc_dl_stuck(d, node), ASC_WAIT_DEADLOCK);
+		asc_waiter_end(asc_dl_stuck(d, node), ASC_WAIT_DEADLOCK, wake);
 	return r;
 }
 
@@ -380,6 +384,8 @@ static struct asc_report *asc_dl_end_cycle(struct asc_dl *d)
  * @tp: TPipe, locked, in checked mode.
  * @w: the forever wait a bound thread of @tp has just begun, already on
  *	the waiter list and in its slot.
+ * @wake: where the tasks of the waits it ends go, to be woken once @tp is
+ *	unlocked.
  *
  * When @w is deadlocked, the deadlock is counted and traced, its waits
  * (@w among them) end with -%EDEADLK, and a report is built within the
@@ -388,7 +394,8 @@ static struct asc_report *asc_dl_end_cycle(struct asc_dl *d)
  * Return: the report to print once @tp is unlocked, or NULL.
  */
 struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
-					    struct asc_waiter *w)
+					    struct asc_waiter *w,
+					    struct asc_wake_list *wake)
 {
 	unsigned long bits[3] = {};
 	u16 queue[ASC_NR_PIPES];
@@ -425,5 +432,5 @@ struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
 	if (test_bit(me, d.live))
 		return NULL;
 	asc_dl_find_cycle(&d, me);
-	return asc_dl_end_cycle(&d);
+	return asc_dl_end_cycle(&d, wake);
 }

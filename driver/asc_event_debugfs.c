@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * asc_event debugfs: one read-only file per open TPipe,
- * /sys/kernel/debug/asc_event/tpipe-<serial>, showing its owner, mode,
- * bound pipes, allocated and fetched IDs, set flags, current waiters and
- * the instructions issued to each pipe and not yet run.
+ * asc_event debugfs: one read-only file, /sys/kernel/debug/asc_event/tpipes,
+ * showing every open TPipe in serial order: its owner, mode, bound pipes,
+ * allocated and fetched IDs, set flags, current waiters and the
+ * instructions issued to each pipe and not yet run.
  *
+ * One file for all, not one per TPipe: a debugfs file per open would cost
+ * every open a dentry and an inode and take the directory's lock, which
+ * all opens share.  Instead each TPipe is on a list, and the file's reader
+ * walks it holding the list's mutex, which open and close take only to
+ * link and unlink the TPipe; so a TPipe is never freed under a reader.
  * debugfs is for debugging: a file that cannot be created is not an error
- * (the TPipe works without it), and debugfs_remove() waits for readers in
- * progress before the TPipe they read is freed.
+ * (the TPipes work without it).
  */
 
 #include <linux/debugfs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/seq_file.h>
 
@@ -24,6 +30,10 @@
 #define ASC_DEBUGFS_IDS_LEN	1024
 
 static struct dentry *asc_debugfs_dir;
+
+/* Every TPipe between asc_debugfs_add() and asc_debugfs_remove(), by serial. */
+static LIST_HEAD(asc_debugfs_tpipes);
+static DEFINE_MUTEX(asc_debugfs_lock);
 
 static void asc_debugfs_show_ids(struct seq_file *m, const char *name,
 				 const u64 *words, char *buf)
@@ -137,15 +147,35 @@ static void asc_debugfs_show_issued(struct seq_file *m, struct asc_tpipe *tp)
 	seq_puts(m, any ? "\n" : " none\n");
 }
 
-static int asc_debugfs_show(struct seq_file *m, void *unused)
+/* The reader holds the list's mutex from start to stop. */
+static void *asc_debugfs_start(struct seq_file *m, loff_t *pos)
 {
-	struct asc_tpipe *tp = m->private;
+	mutex_lock(&asc_debugfs_lock);
+	return seq_list_start(&asc_debugfs_tpipes, *pos);
+}
+
+static void *asc_debugfs_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return seq_list_next(v, &asc_debugfs_tpipes, pos);
+}
+
+static void asc_debugfs_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&asc_debugfs_lock);
+}
+
+/* One TPipe's block; a blank line parts it from the one before. */
+static int asc_debugfs_show(struct seq_file *m, void *v)
+{
+	struct asc_tpipe *tp = list_entry(v, struct asc_tpipe, debugfs_node);
 	char *buf;
 
 	buf = kmalloc(ASC_DEBUGFS_IDS_LEN, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 
+	if (v != asc_debugfs_tpipes.next)
+		seq_putc(m, '\n');
 	seq_printf(m, "tpipe: %u\n", tp->serial);
 	seq_printf(m, "owner: %s[%d] uid %u\n", tp->owner.comm,
 		   tp->owner.tgid, tp->owner.uid);
@@ -164,36 +194,57 @@ static int asc_debugfs_show(struct seq_file *m, void *unused)
 	kfree(buf);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(asc_debugfs);
+
+static const struct seq_operations asc_debugfs_sops = {
+	.start = asc_debugfs_start,
+	.next = asc_debugfs_next,
+	.stop = asc_debugfs_stop,
+	.show = asc_debugfs_show,
+};
+
+DEFINE_SEQ_ATTRIBUTE(asc_debugfs);
 
 /**
- * asc_debugfs_add() - create the debugfs file of a new TPipe.
+ * asc_debugfs_add() - show a new TPipe in the debugfs file.
  * @tp: TPipe, not yet visible to userspace.
+ *
+ * TPipes usually come in serial order, so the walk for its place stops at
+ * once.
  */
 void asc_debugfs_add(struct asc_tpipe *tp)
 {
-	char name[24];
+	struct list_head *pos;
 
-	snprintf(name, sizeof(name), "tpipe-%u", tp->serial);
-	tp->debugfs = debugfs_create_file(name, 0400, asc_debugfs_dir, tp,
-					  &asc_debugfs_fops);
+	mutex_lock(&asc_debugfs_lock);
+	for (pos = asc_debugfs_tpipes.prev; pos != &asc_debugfs_tpipes;
+	     pos = pos->prev) {
+		if (list_entry(pos, struct asc_tpipe, debugfs_node)->serial <
+		    tp->serial)
+			break;
+	}
+	list_add(&tp->debugfs_node, pos);
+	mutex_unlock(&asc_debugfs_lock);
 }
 
 /**
- * asc_debugfs_remove() - remove the debugfs file of a TPipe.
+ * asc_debugfs_remove() - take a TPipe out of the debugfs file.
  * @tp: TPipe about to be destroyed.
  *
- * Returns once no reader is inside the file any more.
+ * Returns once no reader is showing it any more.
  */
 void asc_debugfs_remove(struct asc_tpipe *tp)
 {
-	debugfs_remove(tp->debugfs);
+	mutex_lock(&asc_debugfs_lock);
+	list_del(&tp->debugfs_node);
+	mutex_unlock(&asc_debugfs_lock);
 }
 
-/** asc_debugfs_init() - create /sys/kernel/debug/asc_event/. */
+/** asc_debugfs_init() - create /sys/kernel/debug/asc_event/tpipes. */
 void asc_debugfs_init(void)
 {
 	asc_debugfs_dir = debugfs_create_dir("asc_event", NULL);
+	debugfs_create_file("tpipes", 0400, asc_debugfs_dir, NULL,
+			    &asc_debugfs_fops);
 }
 
 /** asc_debugfs_exit() - remove /sys/kernel/debug/asc_event/. */

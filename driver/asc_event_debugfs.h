@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * asc_event debugfs: /sys/kernel/debug/asc_event/tpipe-<serial>, the state
- * of every open TPipe.
+ * asc_event debugfs: /sys/kernel/debug/asc_event/tpipes, the state of
+ * every open TPipe.
  */
 #ifndef _ASC_EVENT_DEBUGFS_H
 #define _ASC_EVENT_DEBUGFS_H

@@ -5,11 +5,33 @@
  */
 
 #include <linux/bitops.h>
-#include <linux/build_bug.h>
-#include <linux/gfp.h>
-#include <linux/mm.h>
+#include <linux/slab.h>
 
 #include "asc_event_hw.h"
+
+/*
+ * Register blocks are 280 bytes: a cache of their own packs them, where a
+ * page each would cost 4 KiB per open and kmalloc-512 almost twice their
+ * size.
+ */
+static struct kmem_cache *asc_hw_cache;
+
+/**
+ * asc_hw_cache_init() - create the cache of register blocks.
+ *
+ * Return: 0, or -%ENOMEM.
+ */
+int asc_hw_cache_init(void)
+{
+	asc_hw_cache = KMEM_CACHE(asc_hw_core, SLAB_ACCOUNT);
+	return asc_hw_cache ? 0 : -ENOMEM;
+}
+
+/** asc_hw_cache_exit() - destroy the cache; every block is freed. */
+void asc_hw_cache_exit(void)
+{
+	kmem_cache_destroy(asc_hw_cache);
+}
 
 /**
  * asc_hw_core_alloc() - allocate the zeroed register block of one core.
@@ -18,9 +40,7 @@
  */
 struct asc_hw_core *asc_hw_core_alloc(void)
 {
-	BUILD_BUG_ON(sizeof(struct asc_hw_core) > PAGE_SIZE);
-
-	return (struct asc_hw_core *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+	return kmem_cache_zalloc(asc_hw_cache, GFP_KERNEL_ACCOUNT);
 }
 
 /**
@@ -29,7 +49,8 @@ struct asc_hw_core *asc_hw_core_alloc(void)
  */
 void asc_hw_core_free(struct asc_hw_core *core)
 {
-	free_page((unsigned long)core);
+	if (core)
+		kmem_cache_free(asc_hw_cache, core);
 }
 
 /**

@@ -10,6 +10,8 @@
 #ifndef _ASC_EVENT_HW_H
 #define _ASC_EVENT_HW_H
 
+#include <linux/bits.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <linux/asc_event.h>
 
@@ -18,9 +20,9 @@
  * @flags: one 64-bit register per HardEvent; bit @id of @flags[@event] is
  *	the flag of (@event, @id), as on the hardware.
  *
- * Lifetime: allocated by asc_hw_core_alloc() in a zeroed page of its own
- * (page-aligned, so that the block can be mapped to userspace later) and
- * freed by asc_hw_core_free().
+ * Lifetime: allocated by asc_hw_core_alloc() from a cache of blocks (280
+ * bytes, no page of its own: nothing maps it) and freed by
+ * asc_hw_core_free().
  *
  * Locking: none of its own.  The owner serializes every read-modify-write;
  * stores use WRITE_ONCE() so that a lockless reader never sees a torn word.
@@ -28,9 +30,6 @@
 struct asc_hw_core {
 	u64 flags[ASC_EVENT_NR_HARD_EVENTS];
 };
-
-struct asc_hw_core *asc_hw_core_alloc(void);
-void asc_hw_core_free(struct asc_hw_core *core);
 
 /**
  * asc_hw_flag_test() - read the flag of (@event, @id).
@@ -70,6 +69,10 @@ static inline void asc_hw_flag_clear(struct asc_hw_core *core,
 	WRITE_ONCE(core->flags[event], core->flags[event] & ~BIT_ULL(id));
 }
 
+int asc_hw_cache_init(void);
+void asc_hw_cache_exit(void);
+struct asc_hw_core *asc_hw_core_alloc(void);
+void asc_hw_core_free(struct asc_hw_core *core);
 unsigned int asc_hw_flags_clear_all(struct asc_hw_core *core);
 unsigned int asc_hw_flags_count(const struct asc_hw_core *core);
 

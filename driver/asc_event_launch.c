@@ -391,15 +391,8 @@ static struct asc_waiter *asc_cross_waiter(const struct asc_launch *l,
 					   u32 core, u32 flag)
 {
 	struct asc_tpipe *tp = l->cores[core].tp;
-	struct asc_waiter *w;
 
-	if (!tp)
-		return NULL;
-	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->kind == ASC_WAIT_CROSS && w->event == flag)
-			return w;
-	}
-	return NULL;
+	return tp ? asc_tpipe_find_waiter(tp, ASC_WAIT_CROSS, flag, 0) : NULL;
 }
 
 /*
@@ -408,7 +401,8 @@ static struct asc_waiter *asc_cross_waiter(const struct asc_launch *l,
  * counter would pass %ASC_EVENT_CROSS_COUNT_MAX.
  */
 static int asc_cross_count(struct asc_launch *l,
-			   const struct asc_cross_group *g, u32 flag)
+			   const struct asc_cross_group *g, u32 flag,
+			   struct asc_wake_list *wake)
 {
 	struct asc_waiter *w;
 	u32 t;
@@ -424,7 +418,7 @@ static int asc_cross_count(struct asc_launch *l,
 			continue;
 		w = asc_cross_waiter(l, t, flag);
 		if (w)
-			asc_waiter_end(w, ASC_WAIT_DONE);
+			asc_waiter_end(w, ASC_WAIT_DONE, wake);
 		else
 			l->cores[t].count[flag]++;
 	}
@@ -462,6 +456,7 @@ static int asc_cross_check_pipe(const struct asc_tpipe *tp, int slot)
 int asc_tpipe_cross_set(struct asc_tpipe *tp,
 			const struct asc_event_cross_set *args)
 {
+	struct asc_wake_list wake = { .n = 0 };
 	u32 flag = args->flag_id, mode = args->mode;
 	struct asc_launch_core *me;
 	struct asc_cross_group g;
@@ -510,7 +505,7 @@ int asc_tpipe_cross_set(struct asc_tpipe *tp,
 			me->issued[mode][flag]++;
 		goto out;
 	}
-	ret = asc_cross_count(l, &g, flag);
+	ret = asc_cross_count(l, &g, flag, &wake);
 	if (ret)
 		goto out;
 	for (m = g.first; m <= g.last; m++) {
@@ -521,6 +516,7 @@ out:
 	trace_asc_event_cross_set(tp->serial, l ? l->serial : 0, tp->core,
 				  asc_tpipe_caller_slot(tp), flag, mode, ret);
 	asc_tpipe_unlock(tp);
+	asc_wake_up_all(&wake);
 	return ret;
 }
 
@@ -545,7 +541,7 @@ int asc_tpipe_cross_wait(struct asc_tpipe *tp, u32 flag, u64 deadline)
 		.forever = deadline == ASC_EVENT_WAIT_FOREVER,
 		.state = ASC_WAIT_PENDING,
 	};
-	ktime_t expires = 0, start = ktime_get();
+	ktime_t expires = 0, start = 0;
 	struct asc_launch *l;
 	u8 *count;
 	int ret;
@@ -554,6 +550,8 @@ int asc_tpipe_cross_wait(struct asc_tpipe *tp, u32 flag, u64 deadline)
 		return -EINVAL;
 	if (!w.forever)
 		expires = asc_deadline_to_host(deadline);
+	if (trace_asc_event_cross_wait_enabled())
+		start = ktime_get();
 
 	asc_tpipe_lock(tp);
 	l = tp->launch;
@@ -574,14 +572,13 @@ int asc_tpipe_cross_wait(struct asc_tpipe *tp, u32 flag, u64 deadline)
 		ret = asc_tpipe_block(tp, &w, expires);
 	}
 	trace_asc_event_cross_wait(tp->serial, l->serial, tp->core, w.slot,
-				   flag, ret,
-				   ktime_to_ns(ktime_sub(ktime_get(), start)));
+				   flag, ret, asc_waited_ns(start));
 	asc_tpipe_unlock(tp);
 	return ret;
 }
 
-/* Every core has reached SyncAll: let them all go on. */
-static void asc_sync_all_done(struct asc_launch *l)
+/* Every core has reached SyncAll: let them all go on (tasks to @wake). */
+static void asc_sync_all_done(struct asc_launch *l, struct asc_wake_list *wake)
 {
 	struct asc_waiter *w, *tmp;
 	u32 c;
@@ -592,7 +589,7 @@ static void asc_sync_all_done(struct asc_launch *l)
 			continue;
 		list_for_each_entry_safe(w, tmp, &l->cores[c].tp->waiters, node) {
 			if (w->kind == ASC_WAIT_SYNC)
-				asc_waiter_end(w, ASC_WAIT_DONE);
+				asc_waiter_end(w, ASC_WAIT_DONE, wake);
 		}
 	}
 	l->nr_synced = 0;
@@ -621,13 +618,16 @@ int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline)
 		.forever = deadline == ASC_EVENT_WAIT_FOREVER,
 		.state = ASC_WAIT_PENDING,
 	};
-	ktime_t expires = 0, start = ktime_get();
+	struct asc_wake_list wake = { .n = 0 };
+	ktime_t expires = 0, start = 0;
 	struct asc_launch_core *me;
 	struct asc_launch *l;
 	int ret;
 
 	if (!w.forever)
 		expires = asc_deadline_to_host(deadline);
+	if (trace_asc_event_sync_all_enabled())
+		start = ktime_get();
 
 	asc_tpipe_lock(tp);
 	l = tp->launch;
@@ -645,7 +645,7 @@ int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline)
 	} else if (me->synced) {
 		ret = -EBUSY;
 	} else if (l->nr_synced + 1 == l->ncores) {
-		asc_sync_all_done(l);
+		asc_sync_all_done(l, &wake);
 		ret = 0;
 	} else if (!w.forever && ktime_compare(expires, ktime_get()) <= 0) {
 		ret = -ETIMEDOUT;
@@ -659,8 +659,9 @@ int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline)
 		}
 	}
 	trace_asc_event_sync_all(tp->serial, l->serial, tp->core, w.slot, ret,
-				 ktime_to_ns(ktime_sub(ktime_get(), start)));
+				 asc_waited_ns(start));
 	asc_tpipe_unlock(tp);
+	asc_wake_up_all(&wake);
 	return ret;
 }
 
@@ -694,6 +695,7 @@ void asc_launch_core_reset(struct asc_tpipe *tp)
  */
 void asc_tpipe_leave(struct asc_tpipe *tp)
 {
+	struct asc_wake_list wake = { .n = 0 };
 	struct asc_launch *l = tp->launch;
 	struct asc_waiter *w, *tmp;
 	struct asc_tpipe *other;
@@ -712,13 +714,14 @@ void asc_tpipe_leave(struct asc_tpipe *tp)
 			if (w->kind == ASC_WAIT_SYNC ||
 			    (w->kind == ASC_WAIT_CROSS &&
 			     !asc_cross_may_come(l, c, w->event)))
-				asc_waiter_end(w, ASC_WAIT_GONE);
+				asc_waiter_end(w, ASC_WAIT_GONE, &wake);
 		}
 	}
 	l->nr_synced = 0;
 	trace_asc_event_leave(tp->serial, l->serial, tp->core);
 	tp->lockp = &tp->lock;
 	spin_unlock(&l->lock);
+	asc_wake_up_all(&wake);
 
 	tp->launch = NULL;
 	kref_put(&l->ref, asc_launch_free);

@@ -2,9 +2,9 @@
 /*
  * asc_event: emulated Ascend AI-core event flags as a misc device.
  *
- * Each open of /dev/asc_event creates one TPipe (asc_event_tpipe.c) on its
- * own emulated register block (asc_event_hw.c); closing the file destroys
- * it.  The TPipes that run the cores of one multi-core launch join a
+ * Each open of /dev/asc_event creates one TPipe (asc_event_tpipe.c) with
+ * its own emulated register block (asc_event_hw.c); closing the file
+ * destroys it.  The TPipes that run the cores of one multi-core launch join a
  * launch (asc_event_launch.c), a file of its own.  This file is the uAPI
  * side: the module parameter, the device node and the ioctl handlers, each
  * shaped copy_from_user -> validate -> call into the TPipe.  A TPipe
@@ -13,7 +13,7 @@
  * the user page is not there it changes nothing and fails with -EFAULT,
  * and the handler faults the page in and runs the operation again
  * (asc_retry_faulted()).  Every ioctl's result is counted
- * (asc_event_stats.c); every open TPipe has a debugfs file
+ * (asc_event_stats.c); every open TPipe is in the debugfs file
  * (asc_event_debugfs.c).
  */
 
@@ -435,10 +435,15 @@ static int __init asc_event_init(void)
 {
 	int ret;
 
+	ret = asc_tpipe_cache_init();
+	if (ret)
+		return ret;
 	asc_debugfs_init();
 	ret = misc_register(&asc_event_misc);
-	if (ret)
+	if (ret) {
 		asc_debugfs_exit();
+		asc_tpipe_cache_exit();
+	}
 	return ret;
 }
 module_init(asc_event_init);
@@ -448,6 +453,7 @@ static void __exit asc_event_exit(void)
 	misc_deregister(&asc_event_misc);
 	asc_report_quotas_exit();
 	asc_debugfs_exit();
+	asc_tpipe_cache_exit();
 }
 module_exit(asc_event_exit);
 

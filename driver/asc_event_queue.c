@@ -93,7 +93,8 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 		*slot = asc_hard_events[event].src;
 		return "its flag, set by a hand-written set";
 	}
-	list_for_each_entry(w, &tp->waiters, node) {
+	list_for_each_entry(w, asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id),
+			    hnode) {
 		if (w->kind == ASC_WAIT_FLAG && w->handwritten &&
 		    w->event == event && w->id == id) {
 			*slot = w->slot;
@@ -250,7 +251,8 @@ int asc_tpipe_execute(struct asc_tpipe *tp, u64 seq, u64 deadline)
 		.forever = deadline == ASC_EVENT_WAIT_FOREVER,
 		.state = ASC_WAIT_PENDING,
 	};
-	ktime_t expires = 0, start;
+	struct asc_wake_list wake = { .n = 0 };
+	ktime_t expires = 0, start = 0;
 	struct asc_ticket *t;
 	int slot, ret;
 
@@ -276,19 +278,21 @@ int asc_tpipe_execute(struct asc_tpipe *tp, u64 seq, u64 deadline)
 	if (asc_event_is_barrier(w.event)) {
 		ret = 0;
 	} else if (t->op == ASC_EVENT_OP_SET) {
-		ret = asc_tpipe_raise(tp, w.event, w.id, w.handwritten);
+		ret = asc_tpipe_raise(tp, w.event, w.id, w.handwritten, &wake);
 		trace_asc_event_set(tp->serial, slot, w.event, w.id, ret);
 	} else {
-		start = ktime_get();
+		if (trace_asc_event_wait_end_enabled())
+			start = ktime_get();
 		trace_asc_event_wait_start(tp->serial, slot, w.event, w.id,
 					   w.forever);
 		ret = asc_tpipe_wait_locked(tp, &w, expires);
 		trace_asc_event_wait_end(tp->serial, slot, w.event, w.id, ret,
-					 ktime_to_ns(ktime_sub(ktime_get(), start)));
+					 asc_waited_ns(start));
 	}
 	if (ret != -ERESTARTSYS)
 		asc_tpipe_ticket_done(tp, slot, seq);
 out:
 	asc_tpipe_unlock(tp);
+	asc_wake_up_all(&wake);
 	return ret;
 }

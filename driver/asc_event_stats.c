@@ -2,16 +2,35 @@
 /*
  * asc_event module-wide counters: every ioctl's result by kind, TPipes,
  * deadlocks and leaks, as read-only decimal files in the "stats" group of
- * the misc device (/sys/class/misc/asc_event/stats/).
+ * the misc device (/sys/class/misc/asc_event/stats/).  The counters are
+ * per CPU and summed when a file is read: every ioctl adds to one, and a
+ * single shared word would be a cache line all CPUs' ioctls fight for.
  */
 
 #include <linux/device.h>
 #include <linux/errno.h>
+#include <linux/percpu.h>
 #include <linux/asc_event.h>
 
 #include "asc_event_stats.h"
 
-atomic_long_t asc_stats[ASC_STAT_COUNT];
+DEFINE_PER_CPU(struct asc_stats_cpu, asc_stats);
+
+/**
+ * asc_stat_read() - the value of a counter: every CPU's share summed.
+ * @stat: the counter.
+ *
+ * Return: the sum.
+ */
+long asc_stat_read(enum asc_stat stat)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(asc_stats, cpu).v[stat]);
+	return sum;
+}
 
 /**
  * asc_stats_account_ioctl() - count one ioctl and its result.
@@ -89,7 +108,7 @@ static ssize_t asc_stat_show(struct device *dev, struct device_attribute *attr,
 	struct asc_stat_attribute *sa =
 		container_of(attr, struct asc_stat_attribute, attr);
 
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&asc_stats[sa->stat]));
+	return sysfs_emit(buf, "%ld\n", asc_stat_read(sa->stat));
 }
 
 #define ASC_STAT_ATTR(_name, _stat)					\

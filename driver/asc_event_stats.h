@@ -6,7 +6,7 @@
 #ifndef _ASC_EVENT_STATS_H
 #define _ASC_EVENT_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
 #include <linux/sysfs.h>
 
 /*
@@ -44,7 +44,22 @@ enum asc_stat {
 	ASC_STAT_COUNT
 };
 
-extern atomic_long_t asc_stats[ASC_STAT_COUNT];
+/**
+ * struct asc_stats_cpu - the counters' share of one CPU.
+ * @v: per enum asc_stat, what this CPU added; a *_OPEN share may be
+ *	negative (a TPipe opened on one CPU and closed on another).
+ *
+ * Lifetime: one per possible CPU, for as long as the module is loaded.
+ * Locking: none; each CPU adds to its own share with this_cpu_add(), and
+ * a reader sums every CPU's share, so no ioctl writes a cache line that
+ * another CPU's ioctls write.  A sum read while CPUs add is as of some
+ * moment during the read, as an atomic counter read would be.
+ */
+struct asc_stats_cpu {
+	long v[ASC_STAT_COUNT];
+};
+
+DECLARE_PER_CPU(struct asc_stats_cpu, asc_stats);
 extern const struct attribute_group asc_stats_group;
 
 /**
@@ -54,8 +69,10 @@ extern const struct attribute_group asc_stats_group;
  */
 static inline void asc_stat_add(enum asc_stat stat, long n)
 {
-	atomic_long_add(n, &asc_stats[stat]);
+	this_cpu_add(asc_stats.v[stat], n);
 }
+
+long asc_stat_read(enum asc_stat stat);
 
 void asc_stats_account_ioctl(unsigned int cmd, long ret);
 

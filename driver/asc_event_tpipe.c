@@ -9,7 +9,11 @@
  * finds a task waiting for its flag hands the flag straight to the oldest
  * such waiter instead of raising it, so one set satisfies exactly one wait
  * however many tasks wait, and a woken waiter never has to race for the
- * flag again.
+ * flag again.  Waiters are hashed by what they wait for, so a set looks
+ * at the few waiters of its bucket, not at every waiter of the TPipe.
+ * Whoever ends a wait wakes its task only after dropping the lock (struct
+ * asc_wake_list), so that the woken task does not run into the lock its
+ * waker still holds.
  *
  * An operation that writes a result to userspace writes it while the lock
  * is held, with page faults disabled, before it changes anything: the
@@ -32,6 +36,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/time_namespace.h>
@@ -45,6 +50,43 @@
 #include "asc_event_trace.h"
 
 static atomic_t asc_tpipe_serial = ATOMIC_INIT(0);
+
+/*
+ * The TPipes, in a cache of their own: sized to the struct (under 1 KiB),
+ * not rounded up to the next kmalloc size (1 KiB), and charged to the
+ * opener's memory cgroup.
+ */
+static struct kmem_cache *asc_tpipe_cache;
+
+/**
+ * asc_tpipe_cache_init() - create the caches TPipes and their register
+ *	blocks are allocated from.
+ *
+ * Return: 0, or -%ENOMEM.
+ */
+int asc_tpipe_cache_init(void)
+{
+	/* Lock debugging (lockdep, DEBUG_SPINLOCK) makes the locks bigger. */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
+		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     sizeof(struct asc_tpipe) > ASC_TPIPE_MAX_SIZE);
+
+	asc_tpipe_cache = KMEM_CACHE(asc_tpipe, SLAB_ACCOUNT);
+	if (!asc_tpipe_cache)
+		return -ENOMEM;
+	if (asc_hw_cache_init()) {
+		kmem_cache_destroy(asc_tpipe_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/** asc_tpipe_cache_exit() - destroy the caches; every TPipe is freed. */
+void asc_tpipe_cache_exit(void)
+{
+	asc_hw_cache_exit();
+	kmem_cache_destroy(asc_tpipe_cache);
+}
 
 static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 {
@@ -193,14 +235,17 @@ int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 {
 	struct asc_tpipe *tp;
+	unsigned int i;
 
-	tp = kzalloc(sizeof(*tp), GFP_KERNEL_ACCOUNT);
+	tp = kmem_cache_zalloc(asc_tpipe_cache, GFP_KERNEL_ACCOUNT);
 	if (!tp)
 		return NULL;
 
 	spin_lock_init(&tp->lock);
 	tp->lockp = &tp->lock;
 	INIT_LIST_HEAD(&tp->waiters);
+	for (i = 0; i < ARRAY_SIZE(tp->waiter_hash); i++)
+		INIT_LIST_HEAD(&tp->waiter_hash[i]);
 	tp->event_ids = event_ids;
 	tp->checked = mode & ASC_EVENT_MODE_CHECKED;
 	tp->strict_ids = mode & ASC_EVENT_MODE_STRICT_IDS;
@@ -245,7 +290,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	asc_report_quota_put(tp->quota);
 	asc_hw_core_free(tp->hw);
 	kfree(tp->queues);
-	kfree(tp);
+	kmem_cache_free(asc_tpipe_cache, tp);
 }
 
 static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
@@ -386,15 +431,68 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 }
 
 /**
- * asc_waiter_end() - end a wait: take it off its list and wake its task.
+ * asc_tpipe_find_waiter() - the oldest wait for (@kind, @event, @id).
+ * @tp: TPipe, locked.
+ * @kind: enum asc_wait_kind.
+ * @event: HardEvent, or cross-core flag ID; 0 for SyncAll.
+ * @id: event ID; 0 unless @kind is %ASC_WAIT_FLAG.
+ *
+ * Return: the waiter, or NULL when no task waits for it.
+ */
+struct asc_waiter *asc_tpipe_find_waiter(struct asc_tpipe *tp, u8 kind,
+					 u32 event, u32 id)
+{
+	struct asc_waiter *w;
+
+	lockdep_assert_held(tp->lockp);
+
+	list_for_each_entry(w, asc_waiter_bucket(tp, kind, event, id), hnode) {
+		if (w->kind == kind && w->event == event && w->id == id)
+			return w;
+	}
+	return NULL;
+}
+
+/**
+ * asc_waiter_end() - end a wait: take it off its lists and queue its task
+ *	to be woken.
  * @w: a pending wait, its TPipe locked.
  * @state: how it ended: enum asc_wait_state.
+ * @wake: where the task goes; asc_wake_up_all() wakes it once the TPipe
+ *	is unlocked.  @w is not touched after this returns.
  */
-void asc_waiter_end(struct asc_waiter *w, int state)
+void asc_waiter_end(struct asc_waiter *w, int state, struct asc_wake_list *wake)
 {
+	struct task_struct *task = w->task;
+
 	list_del_init(&w->node);
+	list_del_init(&w->hnode);
 	WRITE_ONCE(w->state, state);
-	wake_up_process(w->task);
+	if (wake->n == ARRAY_SIZE(wake->task)) {
+		wake_up_process(task);
+		return;
+	}
+	get_task_struct(task);
+	wake->task[wake->n++] = task;
+}
+
+/**
+ * asc_wake_up_all() - wake the tasks whose waits asc_waiter_end() ended.
+ * @wake: the list, filled under a TPipe's lock; empty on return.
+ *
+ * Call with no TPipe locked.  A task that already saw its wait end and
+ * went on gets a spurious wake-up, which every sleep of the driver
+ * tolerates.
+ */
+void asc_wake_up_all(struct asc_wake_list *wake)
+{
+	unsigned int i;
+
+	for (i = 0; i < wake->n; i++) {
+		wake_up_process(wake->task[i]);
+		put_task_struct(wake->task[i]);
+	}
+	wake->n = 0;
 }
 
 /**
@@ -403,12 +501,14 @@ void asc_waiter_end(struct asc_waiter *w, int state)
  * @event: HardEvent, valid.
  * @id: event ID, valid.
  * @handwritten: the set used a hand-written ID (checked mode).
+ * @wake: where a waiter's task goes, to be woken once @tp is unlocked.
  *
  * The oldest task waiting for the flag, if any, consumes it at once.
  *
  * Return: 0, or -%EBUSY when the flag is already set (nothing changes).
  */
-int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten)
+int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten,
+		    struct asc_wake_list *wake)
 {
 	struct asc_waiter *w;
 
@@ -416,11 +516,10 @@ int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten)
 
 	if (asc_hw_flag_test(tp->hw, event, id))
 		return -EBUSY;
-	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->kind == ASC_WAIT_FLAG && w->event == event && w->id == id) {
-			asc_waiter_end(w, ASC_WAIT_DONE);
-			return 0;
-		}
+	w = asc_tpipe_find_waiter(tp, ASC_WAIT_FLAG, event, id);
+	if (w) {
+		asc_waiter_end(w, ASC_WAIT_DONE, wake);
+		return 0;
 	}
 	asc_hw_flag_set(tp->hw, event, id);
 	if (handwritten)
@@ -445,6 +544,7 @@ int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten)
  */
 int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 {
+	struct asc_wake_list wake = { .n = 0 };
 	bool handwritten;
 	int slot, ret;
 
@@ -456,9 +556,10 @@ int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 	if (!ret)
 		ret = asc_tpipe_check_id(tp, event, id, &handwritten);
 	if (!ret)
-		ret = asc_tpipe_raise(tp, event, id, handwritten);
+		ret = asc_tpipe_raise(tp, event, id, handwritten, &wake);
 	trace_asc_event_set(tp->serial, slot, event, id, ret);
 	asc_tpipe_unlock(tp);
+	asc_wake_up_all(&wake);
 	return ret;
 }
 
@@ -525,17 +626,20 @@ ktime_t asc_deadline_to_host(u64 deadline)
 int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 		    ktime_t expires)
 {
+	struct asc_wake_list wake = { .n = 0 };
 	struct asc_report *report = NULL;
 	int ret;
 
 	list_add_tail(&w->node, &tp->waiters);
+	list_add_tail(&w->hnode, asc_waiter_bucket(tp, w->kind, w->event, w->id));
 	if (w->slot != ASC_SLOT_NONE) {
 		tp->slots[w->slot].wait = w;
 		if (w->forever && tp->checked)
-			report = asc_tpipe_end_deadlocked(tp, w);
+			report = asc_tpipe_end_deadlocked(tp, w, &wake);
 	}
 	asc_tpipe_unlock(tp);
 
+	asc_wake_up_all(&wake);
 	asc_report_emit(report);
 	ret = asc_waiter_sleep(w, w->forever ? NULL : &expires);
 
@@ -553,6 +657,7 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 		return -EPIPE;
 	default:
 		list_del(&w->node);
+		list_del(&w->hnode);
 		return ret;
 	}
 }
@@ -607,7 +712,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 		.forever = deadline == ASC_EVENT_WAIT_FOREVER,
 		.state = ASC_WAIT_PENDING,
 	};
-	ktime_t expires = 0, start;
+	ktime_t expires = 0, start = 0;
 	int ret;
 
 	if (!w.forever)
@@ -625,11 +730,12 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 		return ret;
 	}
 
-	start = ktime_get();
+	if (trace_asc_event_wait_end_enabled())
+		start = ktime_get();
 	trace_asc_event_wait_start(tp->serial, w.slot, event, id, w.forever);
 	ret = asc_tpipe_wait_locked(tp, &w, expires);
 	trace_asc_event_wait_end(tp->serial, w.slot, event, id, ret,
-				 ktime_to_ns(ktime_sub(ktime_get(), start)));
+				 asc_waited_ns(start));
 	asc_tpipe_unlock(tp);
 	return ret;
 }
@@ -652,6 +758,7 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id, u64 deadline)
 int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 		    struct asc_event_reset __user *uargs)
 {
+	struct asc_wake_list wake = { .n = 0 };
 	struct asc_tpipe_leftovers left = {};
 	struct asc_report *report;
 	struct asc_waiter *w, *tmp;
@@ -677,9 +784,10 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	if (tp->launch)
 		asc_launch_core_reset(tp);
 	list_for_each_entry_safe(w, tmp, &tp->waiters, node)
-		asc_waiter_end(w, ASC_WAIT_CANCELED);
+		asc_waiter_end(w, ASC_WAIT_CANCELED, &wake);
 	trace_asc_event_reset(tp->serial, left.ids_held, left.flags_pending);
 	asc_tpipe_unlock(tp);
+	asc_wake_up_all(&wake);
 
 	asc_report_emit(report);
 	return 0;

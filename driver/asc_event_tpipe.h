@@ -6,6 +6,7 @@
 #ifndef _ASC_EVENT_TPIPE_H
 #define _ASC_EVENT_TPIPE_H
 
+#include <linux/hash.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/sched.h>
@@ -22,7 +23,6 @@ struct asc_report_quota;
 struct asc_event_reset;
 struct asc_event_issue;
 struct asc_launch;
-struct dentry;
 struct pid;
 
 enum asc_wait_state {
@@ -44,6 +44,8 @@ enum asc_wait_kind {
  * struct asc_waiter - one task blocked in a wait (WAIT_FLAG, or EXECUTE of
  *	an issued wait).
  * @node: entry in &asc_tpipe.waiters while @state is %ASC_WAIT_PENDING.
+ * @hnode: entry in the bucket of &asc_tpipe.waiter_hash that (@kind,
+ *	@event, @id) hash to, under the same rule.
  * @task: the waiting task.
  * @kind: enum asc_wait_kind.
  * @event: HardEvent waited for, or the cross-core flag ID.
@@ -56,11 +58,16 @@ enum asc_wait_kind {
  *	the sleeping task.
  *
  * Lifetime: on the waiting task's stack.  Whoever ends the wait takes it
- * off the list and wakes the task while holding the lock; the task takes
- * the lock before it returns, so the waker never touches a dead frame.
+ * off both lists and queues its task on a struct asc_wake_list (taking a
+ * reference to the task) while holding the lock, and wakes the task once
+ * the lock is dropped, without touching the waiter again: the task may
+ * see @state change and return before it is woken, so the waker never
+ * touches a dead frame, and a woken task does not find the lock held by
+ * its waker.
  */
 struct asc_waiter {
 	struct list_head node;
+	struct list_head hnode;
 	struct task_struct *task;
 	u8 kind;
 	u32 event;
@@ -70,6 +77,31 @@ struct asc_waiter {
 	bool handwritten;
 	int state;
 };
+
+/* Tasks a struct asc_wake_list holds before it wakes the rest at once. */
+#define ASC_WAKE_BATCH		8
+
+/**
+ * struct asc_wake_list - tasks whose wait has ended, to wake once the
+ *	TPipe's lock is dropped.
+ * @n: how many are in @task.
+ * @task: the tasks, oldest wait first, each a counted reference.
+ *
+ * Lifetime: on the stack of whoever ends waits, from before it takes the
+ * lock to asc_wake_up_all() after it drops it.  A wait ended while @task
+ * is full wakes its task at once, under the lock (a reset or a launch
+ * ending more than %ASC_WAKE_BATCH waits at a time).
+ */
+struct asc_wake_list {
+	unsigned int n;
+	struct task_struct *task[ASC_WAKE_BATCH];
+};
+
+/*
+ * Buckets of &asc_tpipe.waiter_hash, as a power of 2: a TPipe has about
+ * one blocked waiter per pipe.
+ */
+#define ASC_WAITER_HASH_BITS	2
 
 /**
  * struct asc_ticket - one issued set or wait in a pipe's queue.
@@ -128,8 +160,8 @@ struct asc_tpipe_owner {
  *	joined a launch, the launch's, which all its cores share.  Take it
  *	with asc_tpipe_lock().  It protects everything below that is not
  *	fixed at creation:
- *	@checked, @strict_ids, @pool, @fetched, @handset, @slots, @waiters
- *	and every waiter on it, @queues (the pointer once set, and the
+ *	@checked, @strict_ids, @pool, @fetched, @handset, @slots, @waiters,
+ *	@waiter_hash and every waiter on them, @queues (the pointer once set, and the
  *	queues) and @next_ticket, and serializes all access to the flags in
  *	@hw.
  * @serial: module-wide number of the TPipe (reports, debugfs, traces).
@@ -140,21 +172,26 @@ struct asc_tpipe_owner {
  * @owner: who opened it; fixed at creation.
  * @quota: the report rate limit of the opener's user, shared with every
  *	TPipe that user has open; a counted reference, fixed at creation.
- * @hw: the emulated flag registers of this TPipe's core.
+ * @hw: the emulated flag registers of this TPipe's core (no page of their
+ *	own: an open that does not map them costs none).
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
  * @handset: per HardEvent, the flags that are set by a hand-written set
  *	(checked mode), for the collision check of alloc and fetch.
  * @slots: the thread bound to each pipe and its current wait.
  * @waiters: struct asc_waiter of every task blocked in a wait, oldest
- *	first, so that a set hands its flag to the longest waiter.
+ *	first.
+ * @waiter_hash: the same waiters by what they wait for (kind, event and
+ *	ID), oldest first in each bucket, so that a set finds the longest
+ *	waiter of its flag without walking every waiter.
  * @queues: the issued instructions of each pipe slot; allocated by the
  *	first %ASC_EVENT_IOC_ISSUE, NULL before.
  * @next_ticket: the ticket of the next issued instruction.
  * @launch: the launch this TPipe is a core of (a counted reference), or
  *	NULL; set once, by %ASC_EVENT_IOC_JOIN.
  * @core: its core number in @launch.
- * @debugfs: its debugfs file, or an error pointer.
+ * @debugfs_node: entry in the list of TPipes the debugfs file shows, under
+ *	that list's mutex (asc_event_debugfs.c).
  *
  * Lifetime: created by asc_tpipe_create() in open() and destroyed by
  * asc_tpipe_destroy() in release().  A task blocked in a wait holds a
@@ -183,11 +220,12 @@ struct asc_tpipe {
 	u64 handset[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_pipe_slot slots[ASC_NR_PIPES];
 	struct list_head waiters;
+	struct list_head waiter_hash[1 << ASC_WAITER_HASH_BITS];
 	struct asc_pipe_queue *queues;
 	u64 next_ticket;
 	struct asc_launch *launch;
 	u32 core;
-	struct dentry *debugfs;
+	struct list_head debugfs_node;
 };
 
 /**
@@ -200,6 +238,14 @@ struct asc_tpipe_leftovers {
 	unsigned int flags_pending;
 };
 
+/*
+ * The most a TPipe may take (checked at build time): what an open costs
+ * the kernel besides its struct file.
+ */
+#define ASC_TPIPE_MAX_SIZE	1024
+
+int asc_tpipe_cache_init(void);
+void asc_tpipe_cache_exit(void);
 struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode);
 void asc_tpipe_destroy(struct asc_tpipe *tp);
 
@@ -225,12 +271,16 @@ int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 		       const void *src, size_t size);
 int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id,
-		    bool handwritten);
+		    bool handwritten, struct asc_wake_list *wake);
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
 			  ktime_t expires);
 int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 		    ktime_t expires);
-void asc_waiter_end(struct asc_waiter *w, int state);
+struct asc_waiter *asc_tpipe_find_waiter(struct asc_tpipe *tp, u8 kind,
+					 u32 event, u32 id);
+void asc_waiter_end(struct asc_waiter *w, int state,
+		    struct asc_wake_list *wake);
+void asc_wake_up_all(struct asc_wake_list *wake);
 ktime_t asc_deadline_to_host(u64 deadline);
 
 /* asc_event_queue.c */
@@ -243,11 +293,46 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 
 /* asc_event_deadlock.c */
 struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
-					    struct asc_waiter *w);
+					    struct asc_waiter *w,
+					    struct asc_wake_list *wake);
 
 /* asc_event_report.c */
 struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
 					 const struct asc_tpipe_leftovers *left);
+
+/**
+ * asc_waiter_bucket() - the bucket of a TPipe's waiter hash that the waits
+ *	for (@kind, @event, @id) go to.
+ * @tp: TPipe, locked.
+ * @kind: enum asc_wait_kind.
+ * @event: HardEvent, or cross-core flag ID; 0 for SyncAll.
+ * @id: event ID; 0 unless @kind is %ASC_WAIT_FLAG.
+ *
+ * Return: the bucket's list head.
+ */
+static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
+						  u8 kind, u32 event, u32 id)
+{
+	u32 key = (u32)kind << 16 | event << 6 | id;
+
+	return &tp->waiter_hash[hash_32(key, ASC_WAITER_HASH_BITS)];
+}
+
+/**
+ * asc_waited_ns() - how long a traced wait took.
+ * @start: ktime_get() when it began, read only while the tracepoint that
+ *	reports it was enabled; 0 when it was not.
+ *
+ * The clock is read only for a wait that is traced (inline, so that the
+ * tracepoint's argument costs no call while tracing is off); a wait whose
+ * trace was enabled while it waited reports 0.
+ *
+ * Return: nanoseconds since @start, or 0.
+ */
+static inline u64 asc_waited_ns(ktime_t start)
+{
+	return start ? ktime_to_ns(ktime_sub(ktime_get(), start)) : 0;
+}
 
 /**
  * asc_tpipe_unlock() - drop the lock asc_tpipe_lock() took.

@@ -9,10 +9,9 @@
  * kernel; CONFIG_FAULT_INJECTION_USERCOPY too for the ioctl part), else it
  * skips (exit 4).
  *
- * The driver allocates in open(): kzalloc() of the TPipe (slab) and
- * get_zeroed_page() of its register block (page allocator), then its
- * debugfs file, whose allocations may fail without failing the open (the
- * fault is absorbed), and the report quota of the opener's user, which
+ * The driver allocates in open(): the TPipe and its register block, each
+ * from a slab cache of the driver's own (no page of its own), and the
+ * report quota of the opener's user, which
  * exists already while the user has another TPipe open (this program keeps
  * one open throughout, so the quota never comes into it).  Its ioctls copy
  * from and to user memory and allocate only the buffer of a report for the
@@ -40,13 +39,10 @@
  * - the slab site: with page allocations left out, open() of the device
  *   must fail (ENOMEM) on exactly the slab faults on which open() of
  *   /dev/null fails, at the same points, plus later ones: those are the
- *   driver's kzalloc() (the driver's open runs last in open());
- * - the page site: with slab allocations left out (failslab's cache-filter
- *   on, and no cache flagged for it), a page allocation whose
- *   failure makes open() of the device fail, while open() of /dev/null
- *   never fails on one, is the driver's get_zeroed_page() (a slab refill
- *   retries once at the minimum order, and KASAN and kmemleak go without,
- *   so one injected failure of theirs never fails an open).
+ *   driver's two allocations (the driver's open runs last in open()).
+ *   Page allocations are not located: the driver makes none of its own
+ *   (a failed refill of one of its caches fails an open as its slab
+ *   allocation would, which the sweep of every point covers).
  *
  * Failslab's per-cache filter cannot name the cache instead: 6.1 makes
  * /sys/kernel/slab/CACHE/failslab read-only.
@@ -1076,9 +1072,8 @@ int main(int argc, char **argv)
 				   .run = run_close, .check = check_close };
 	struct tally t_open = { 0 }, t_find = { 0 }, t_ioctl = { 0 }, t_close = { 0 };
 	unsigned int bad_open = 0, bad_find = 0, bad_ioctl = 0, bad_close = 0;
-	struct site slab_site = { .what = "kzalloc of the TPipe (slab)", .attr = A_SLAB };
-	struct site page_site = { .what = "get_zeroed_page of the register block (page allocator)",
-				  .attr = A_PAGE };
+	struct site slab_site = { .what = "the TPipe and its register block (slab)",
+				  .attr = A_SLAB };
 	unsigned int i, ioctl_allocs = 0, ioctl_nocopy = 0;
 	const char *why;
 	static char dev_buf[PATH_MAX];
@@ -1109,32 +1104,27 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%s: %s\n", FAIL_NTH, strerror(errno));
 	if (set_mode(fd, 0))
 		ksft_exit_fail_msg("SET_MODE 0: %s\n", strerror(errno));
-	ksft_set_plan(5);
+	ksft_set_plan(4);
 	atexit(knobs_restore);
 	setup_attrs();
 
-	/* 1, 2: where the driver's allocations are, each failed. */
+	/* 1: where the driver's allocations are, each failed. */
 	locate_site(&slab_site, rounds, &bad_find, &t_find);
-	locate_site(&page_site, rounds, &bad_find, &t_find);
 	msg("open site: %s: %u faults -> ENOMEM, in %u of %d sweeps", slab_site.what,
 	    slab_site.enomem, slab_site.rounds, rounds);
-	msg("open site: %s: %u faults -> ENOMEM, in %u of %d sweeps", page_site.what,
-	    page_site.enomem, page_site.rounds, rounds);
 	tally_print("open(device) while locating the sites", &t_find);
 	ksft_test_result(slab_site.rounds == (unsigned int)rounds && !bad_find,
-			 "open: the TPipe's kzalloc failed, ENOMEM each time\n");
-	ksft_test_result(page_site.rounds == (unsigned int)rounds && !bad_find,
-			 "open: the register block's get_zeroed_page failed, ENOMEM each time\n");
+			 "open: the TPipe's and its register block's allocations failed, ENOMEM each time\n");
 
-	/* 3: every point of open() at once. */
+	/* 2: every point of open() at once. */
 	select_points(true, true);
 	open_all.dev = dev_path;
 	bad_open = sweep(&open_all, &t_open, rounds);
 	tally_print("open(device), every point", &t_open);
-	ksft_test_result(!bad_open && t_open.errs[A_SLAB] && t_open.errs[A_PAGE],
+	ksft_test_result(!bad_open && t_open.errs[A_SLAB],
 			 "open: every fault clean, the device works after each\n");
 
-	/* 4: the ioctls: user copies, and report buffers only. */
+	/* 3: the ioctls: user copies, and report buffers only. */
 	for (i = 0; i < ARRAY_SIZE(ioctls); i++) {
 		struct tally ti = { 0 };
 
@@ -1153,7 +1143,7 @@ int main(int argc, char **argv)
 	ksft_test_result(!bad_ioctl && !ioctl_nocopy,
 			 "ioctls: every user copy failed -> EFAULT or retried, TPipe as documented\n");
 
-	/* 5: close() tears down without failing. */
+	/* 4: close() tears down without failing. */
 	bad_close = sweep(&close_call, &t_close, rounds);
 	tally_print("close", &t_close);
 	ksft_test_result(!bad_close, "close: clean under fault injection\n");

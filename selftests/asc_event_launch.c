@@ -949,23 +949,22 @@ TEST_F(launch, sync_all_with_a_dying_core)
 
 /* ---- debugfs -------------------------------------------------------------- */
 
-/* The line of TPipe @serial's debugfs file that starts with @prefix. */
+/* The line of TPipe @serial in the debugfs file that starts with @prefix. */
 static void debugfs_line(struct __test_metadata *_metadata, int serial,
 			 const char *prefix, char *line, size_t size)
 {
 	struct asc_text t = { 0 };
 	const char *p, *end;
-	char path[128];
 
-	asc_debugfs_path(path, sizeof(path), serial);
-	ASSERT_EQ(0, asc_read_file(path, &t)) TH_LOG("%s", path);
+	ASSERT_EQ(0, asc_debugfs_tpipe(serial, &t)) TH_LOG("no TPipe %d in %s", serial,
+							  ASC_DEBUGFS_FILE);
 	for (p = asc_text_str(&t); p && strncmp(p, prefix, strlen(prefix));) {
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
-	ASSERT_TRUE(p != NULL) TH_LOG("no %s line in %s:\n%s", prefix, path,
-				      asc_text_str(&t));
+	ASSERT_TRUE(p != NULL) TH_LOG("no %s line in TPipe %d of %s:\n%s", prefix, serial,
+				      ASC_DEBUGFS_FILE, asc_text_str(&t));
 	end = strchrnul(p, '\n');
 	ASSERT_LT((size_t)(end - p), size);
 	memcpy(line, p, end - p);

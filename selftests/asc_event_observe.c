@@ -6,8 +6,8 @@
  *   read-only decimal numbers; each ioctl adds 1 to "ops" and each error
  *   kind exactly 1 to its own counter; tpipes_open and tpipes_created
  *   follow opens and last closes.
- * - debugfs: /sys/kernel/debug/asc_event/tpipe-<n>, 0400, from open to
- *   last close, with owner, mode, geometry, bound pipes, allocated and
+ * - debugfs: /sys/kernel/debug/asc_event/tpipes, 0400, a block per TPipe
+ *   from open to last close, with owner, mode, geometry, bound pipes, allocated and
  *   fetched IDs, set flags and the threads blocked in a wait.
  * - tracepoints: trace system asc_event, recorded in a tracefs instance of
  *   our own, give one key=value line per operation with its result.
@@ -249,7 +249,7 @@ TEST_F(observe, counters_of_tpipes)
 		SKIP(return, "%s: no debugfs in this kernel", _metadata->name); \
 	ASSERT_EQ(0, access(ASC_DEBUGFS_DIR, F_OK)) TH_LOG("%s: %s", ASC_DEBUGFS_DIR, \
 							   strerror(errno)); \
-	ASSERT_LT(0, self->serial) TH_LOG("no new tpipe-N at open");	\
+	ASSERT_LT(0, self->serial) TH_LOG("no new tpipe: N at open");	\
 } while (0)
 
 /* @text with the tokens of its "waiters:" line sorted, for comparison. */
@@ -285,33 +285,33 @@ static void sort_waiters(struct asc_text *out, const char *text)
 	free(copy);
 }
 
-/* Assert the debugfs file of TPipe @serial reads @expected (waiters in any order). */
+/* Assert TPipe @serial's block of the debugfs file reads @expected (waiters in any order). */
 static void check_debugfs(struct __test_metadata *_metadata, int serial, const char *expected)
 {
 	struct asc_text raw = { 0 }, got = { 0 }, want = { 0 };
-	char path[128];
 
-	asc_debugfs_path(path, sizeof(path), serial);
-	ASSERT_EQ(0, asc_read_file(path, &raw)) TH_LOG("%s", path);
+	ASSERT_EQ(0, asc_debugfs_tpipe(serial, &raw)) TH_LOG("no TPipe %d in %s", serial,
+							    ASC_DEBUGFS_FILE);
 	sort_waiters(&got, asc_text_str(&raw));
 	sort_waiters(&want, expected);
 	ASSERT_STREQ(asc_text_str(&want), asc_text_str(&got)) {
-		TH_LOG("%s reads:\n%s", path, asc_text_str(&raw));
+		TH_LOG("TPipe %d reads:\n%s", serial, asc_text_str(&raw));
 	}
 	asc_text_free(&raw);
 	asc_text_free(&got);
 	asc_text_free(&want);
 }
 
-TEST_F(observe, debugfs_file_from_open_to_last_close)
+TEST_F(observe, debugfs_block_from_open_to_last_close)
 {
-	char path[128], exp[512];
+	char exp[512], key1[32], key2[32];
+	const char *first, *second;
+	struct asc_text t = { 0 };
 	struct stat st;
 	int fd, serial2, d;
 
 	NEED_DEBUGFS();
-	asc_debugfs_path(path, sizeof(path), self->serial);
-	ASSERT_EQ(0, stat(path, &st));
+	ASSERT_EQ(0, stat(ASC_DEBUGFS_FILE, &st));
 	ASSERT_TRUE(S_ISREG(st.st_mode));
 	ASSERT_EQ(0400U, st.st_mode & 0777);
 	snprintf(exp, sizeof(exp),
@@ -320,23 +320,32 @@ TEST_F(observe, debugfs_file_from_open_to_last_close)
 		 self->serial, COMM, getpid(), getuid(), self->ids);
 	check_debugfs(_metadata, self->serial, exp);
 
-	/* Serials grow; the file lives as long as the TPipe. */
+	/* Serials grow, in order in the file; a block lives as long as its TPipe. */
 	fd = asc_open_serial(&serial2);
 	ASSERT_LE(0, fd);
 	ASSERT_LT(self->serial, serial2);
+	snprintf(key1, sizeof(key1), "tpipe: %d\n", self->serial);
+	snprintf(key2, sizeof(key2), "\n\ntpipe: %d\n", serial2);
+	ASSERT_EQ(0, asc_read_file(ASC_DEBUGFS_FILE, &t));
+	first = strstr(asc_text_str(&t), key1);
+	second = strstr(asc_text_str(&t), key2);
+	ASSERT_TRUE(first && second && first < second)
+		TH_LOG("TPipe %d not after %d, apart by a blank line:\n%s", serial2,
+		       self->serial, asc_text_str(&t));
+	asc_text_free(&t);
 	d = dup(fd);
 	ASSERT_LE(0, d);
 	close(fd);
-	asc_debugfs_path(path, sizeof(path), serial2);
-	ASSERT_EQ(0, access(path, F_OK));
+	ASSERT_EQ(0, asc_debugfs_tpipe(serial2, &t));
 	close(d);
-	ASSERT_NE(0, access(path, F_OK)) TH_LOG("%s is still there after the last close", path);
-	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-ENOENT, asc_debugfs_tpipe(serial2, &t))
+		TH_LOG("TPipe %d is still there after the last close", serial2);
 
-	asc_debugfs_path(path, sizeof(path), self->serial);
 	close(self->fd);
 	self->fd = -1;
-	ASSERT_NE(0, access(path, F_OK)) TH_LOG("%s is still there after the last close", path);
+	ASSERT_EQ(-ENOENT, asc_debugfs_tpipe(self->serial, &t))
+		TH_LOG("TPipe %d is still there after the last close", self->serial);
+	asc_text_free(&t);
 }
 
 TEST_F(observe, debugfs_content)

@@ -5,7 +5,6 @@
 #include "asc_test_debugfs.h"
 #include "asc_test_dev.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,24 +26,38 @@ bool asc_debugfs_mounted(void)
 	return asc_fs_is("/sys/kernel/debug", DEBUGFS_MAGIC);
 }
 
+/* The next line of @p that begins "tpipe: ", or NULL. */
+static const char *next_tpipe(const char *p)
+{
+	while (p && *p && strncmp(p, "tpipe: ", 7)) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return p && *p ? p : NULL;
+}
+
 int asc_serials(unsigned char *set, int max)
 {
-	DIR *d = opendir(ASC_DEBUGFS_DIR);
-	struct dirent *de;
-	int n, high = 0;
+	struct asc_text t = { 0 };
+	const char *p;
+	int n, high = 0, ret;
 
-	if (!d)
-		return -errno;
+	ret = asc_read_file(ASC_DEBUGFS_FILE, &t);
+	if (ret) {
+		asc_text_free(&t);
+		return ret;
+	}
 	memset(set, 0, (size_t)(max + 7) / 8);
-	while ((de = readdir(d))) {
-		if (sscanf(de->d_name, "tpipe-%d", &n) != 1 || n <= 0)
+	for (p = next_tpipe(asc_text_str(&t)); p; p = next_tpipe(p + 1)) {
+		if (sscanf(p, "tpipe: %d", &n) != 1 || n <= 0)
 			continue;
 		if (n > high)
 			high = n;
 		if (n < max)
 			set[n / 8] |= (unsigned char)(1u << (n % 8));
 	}
-	closedir(d);
+	asc_text_free(&t);
 	return high;
 }
 
@@ -74,8 +87,29 @@ int asc_open_serial(int *serial)
 	return fd;
 }
 
-char *asc_debugfs_path(char *buf, size_t size, int serial)
+int asc_debugfs_tpipe(int serial, struct asc_text *out)
 {
-	snprintf(buf, size, "%s/tpipe-%d", ASC_DEBUGFS_DIR, serial);
-	return buf;
+	struct asc_text t = { 0 };
+	const char *p, *end;
+	int n, ret;
+
+	ret = asc_read_file(ASC_DEBUGFS_FILE, &t);
+	if (ret) {
+		asc_text_free(&t);
+		return ret;
+	}
+	for (p = next_tpipe(asc_text_str(&t)); p; p = next_tpipe(p + 1)) {
+		if (sscanf(p, "tpipe: %d", &n) == 1 && n == serial)
+			break;
+	}
+	ret = -ENOENT;
+	if (p) {
+		end = strstr(p, "\n\n");
+		end = end ? end + 1 : p + strlen(p);
+		asc_text_free(out);
+		asc_text_add(out, p, (size_t)(end - p));
+		ret = 0;
+	}
+	asc_text_free(&t);
+	return ret;
 }

@@ -36,6 +36,7 @@
 #define STATS_DIR	"/sys/class/misc/" MODULE_NAME "/stats"
 #define DEBUGFS		"/sys/kernel/debug"
 #define DEBUGFS_DIR	DEBUGFS "/" MODULE_NAME
+#define DEBUGFS_TPIPES	DEBUGFS_DIR "/tpipes"
 
 /* Exit status of status when the module is not loaded (LSB "not running"). */
 #define EXIT_NOT_LOADED	3
@@ -552,50 +553,20 @@ static void dump_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s dump\n"
-		"Print the state of every open TPipe from %s/tpipe-<n>, in\n"
+		"Print the state of every open TPipe from %s, in\n"
 		"serial order: owner, mode, bound pipes, allocated and fetched IDs, set flags,\n"
 		"waiters.  Mounts debugfs if it is not mounted.\n"
 		"Exit status: 0 (also with no TPipe open); 1 module not loaded or no debugfs.\n",
-		ascctl_prog, DEBUGFS_DIR);
-}
-
-static int cmp_tpipe(const void *a, const void *b)
-{
-	long x = strtol(*(char *const *)a + strlen("tpipe-"), NULL, 10);
-	long y = strtol(*(char *const *)b + strlen("tpipe-"), NULL, 10);
-
-	return (x > y) - (x < y);
-}
-
-static int dump_file(const char *name, bool first)
-{
-	char path[PATH_MAX], buf[4096];
-	size_t n;
-	FILE *f;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", DEBUGFS_DIR, name) >= sizeof(path))
-		return -1;
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno == ENOENT)	/* closed meanwhile */
-			return 0;
-		err_msg("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (!first)
-		putchar('\n');
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fwrite(buf, 1, n, stdout);
-	fclose(f);
-	return 0;
+		ascctl_prog, DEBUGFS_TPIPES);
 }
 
 static int cmd_dump(int argc, char **argv)
 {
+	char buf[4096];
 	struct statfs st;
-	char **names;
-	size_t nr, i, k, shown = 0;
-	int ret = 0;
+	bool any = false;
+	size_t n;
+	FILE *f;
 
 	if (argc > 1) {
 		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -610,33 +581,28 @@ static int cmd_dump(int argc, char **argv)
 		err_msg("debugfs is not mounted at %s and cannot be: %s", DEBUGFS, strerror(errno));
 		return 1;
 	}
-	names = list_dir(DEBUGFS_DIR, &nr);
-	if (!names) {
+	f = fopen(DEBUGFS_TPIPES, "re");
+	if (!f) {
 		if (errno == ENOENT)
-			err_msg("no %s: %s is not loaded, or older than its debugfs files",
-				DEBUGFS_DIR, MODULE_NAME);
+			err_msg("no %s: %s is not loaded, or older than its debugfs file",
+				DEBUGFS_TPIPES, MODULE_NAME);
 		else
-			err_msg("%s: %s", DEBUGFS_DIR, strerror(errno));
+			err_msg("%s: %s", DEBUGFS_TPIPES, strerror(errno));
 		return 1;
 	}
-	for (i = 0, k = 0; i < nr; i++) {
-		if (strncmp(names[i], "tpipe-", 6))
-			free(names[i]);
-		else
-			names[k++] = names[i];
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		fwrite(buf, 1, n, stdout);
+		any = true;
 	}
-	nr = k;
-	qsort(names, nr, sizeof(*names), cmp_tpipe);
-	for (i = 0; i < nr; i++) {
-		if (dump_file(names[i], !shown))
-			ret = 1;
-		else
-			shown++;
+	if (ferror(f)) {
+		err_msg("%s: %s", DEBUGFS_TPIPES, strerror(errno));
+		fclose(f);
+		return 1;
 	}
-	if (!shown && !ret)
+	fclose(f);
+	if (!any)
 		printf("no TPipe open\n");
-	free_list(names, nr);
-	return ret;
+	return 0;
 }
 
 /* ---- main ------------------------------------------------------------------------ */
