@@ -4,12 +4,12 @@
  * many open TPipes (10,000 by default).
  *
  * The operation is the uncontended set_flag + wait_flag of
- * bench_set_wait() on one TPipe.  The runs alternate: one with that TPipe
- * the only one open, then one with N - 1 more opened through
- * asc_pipe_open(), which are closed again before the next run alone (after
- * an RCU grace period and a pause, so that the work of freeing them is
- * done by then), so that a drift of the machine's load shows in both
- * alike.
+ * bench_set_wait() on one TPipe.  The runs alternate between that TPipe
+ * the only one open and N - 1 more opened through asc_pipe_open(), which
+ * are closed again after the run with them, then an RCU grace period and a
+ * pause let the kernel free them.  So that neither state always comes
+ * right after the closes, the order is ABBA: the even runs time the TPipe
+ * alone first, the odd ones the many TPipes first.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -117,9 +117,9 @@ int bench_many(const struct bench_opts *opts, unsigned int test, struct bench_go
 		return bench_fail(test, figure, "no TPipe");
 	}
 	for (r = 0; r < opts->runs; r++) {
-		if (bench_run(&subj[0], 1, iters, 1) < 0)
+		/* ABBA: every other run times the many TPipes first. */
+		if (r % 2 == 0 && bench_run(&subj[0], 1, iters, 1) < 0)
 			goto failed;
-		alone[r] = subj[0].samples[0];
 		t0 = bench_now_ns();
 		if (open_others(others, opts->tpipes, opts->device) < 0) {
 			bench_fail(test, figure, "cannot open that many TPipes");
@@ -133,6 +133,9 @@ int bench_many(const struct bench_opts *opts, unsigned int test, struct bench_go
 		many[r] = subj[1].samples[0];
 		/* The frees of the closes, done before the next run alone. */
 		bench_settle();
+		if (r % 2 == 1 && bench_run(&subj[0], 1, iters, 1) < 0)
+			goto failed;
+		alone[r] = subj[0].samples[0];
 	}
 	memcpy(subj[0].samples, alone, opts->runs * sizeof(double));
 	memcpy(subj[1].samples, many, opts->runs * sizeof(double));
