@@ -8,6 +8,7 @@
 #   make check-all the same on every test kernel, plus the long tests
 #   make check-kcsan  the KCSAN lane: data-race tests on a KCSAN kernel
 #   make mutate   mutation testing: the selftests against small driver bugs
+#   make bench    the benchmark in a QEMU guest (Documentation/performance.rst)
 #   make install  the module for KERNEL_RELEASE, libasc, ascctl, the udev
 #                 rule and group, man pages and examples (PREFIX, DESTDIR)
 #   make install-dkms  the same, the module through DKMS for every kernel
@@ -36,7 +37,7 @@ endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
 .PHONY: all deps deps-all module module-clean module-locked module-clean-locked lib tools selftests man
-.PHONY: check check-all check-kcsan mutate run clean install install-dkms install-common uninstall
+.PHONY: check check-all check-kcsan mutate bench run clean install install-dkms install-common uninstall
 
 all: module lib tools selftests man
 
@@ -164,6 +165,18 @@ mutate: deps
 # take past 45 minutes; ASC_CHECK_KCSAN=1 make check-all runs it there too.
 check-kcsan: deps-all lib tools selftests
 	@$(TOP)/tools/asc-vm --kernel kcsan --timeout 900 -- $(TOP)/tools/asc-check-kcsan-guest
+
+# The benchmark of Documentation/performance.rst in a guest, after the
+# commit it measures; not part of check or check-all (which run it only
+# with --quick, as a test that it runs).  BENCH_ARGS passes options, such
+# as BENCH_ARGS=--quick or BENCH_ARGS="-r 9".
+bench: deps
+	@$(MAKE) --no-print-directory module lib
+	@$(MAKE) --no-print-directory -C tools TOP=$(TOP) BUILD=$(BUILD)/tools \
+		$(BUILD)/tools/asc-bench
+	@echo "# commit $$(git -C $(TOP) rev-parse --short HEAD)$$(git -C $(TOP) diff --quiet HEAD || \
+		echo ' with changes not committed')"
+	$(TOP)/tools/asc-vm --kernel $(KERNEL) -- $(BUILD)/tools/asc-bench $(BENCH_ARGS)
 
 # The demo, then the demo again under `ascctl trace` (8 tiles, so that the
 # picture stays readable): its timeline lands in build/timeline/.

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc-bench: alloc_event_id + release_event_id, against two null ioctls
+ * on the same file.
+ *
+ * The null ioctl is ASC_EVENT_IOC_INFO: the cheapest call of the driver
+ * that succeeds.  It takes the same way into the driver as ALLOC_ID and
+ * RELEASE_ID (the ioctl system call, the driver's dispatch and its count
+ * of every ioctl), copies a small struct to the caller as ALLOC_ID does,
+ * and touches no lock and no state of the TPipe.  An unknown ioctl number
+ * would do less still, but it fails with ENOTTY, and the driver counts an
+ * error for it that no successful call pays.  The ratio is what the pool
+ * of IDs costs over the bare way in and out of the driver.
+ *
+ * libasc hides the file descriptor of a TPipe; the benchmark finds it in
+ * /proc/self/fd: the one open of the device that was not there before
+ * asc_pipe_open().
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/asc_event.h>
+
+#include "bench.h"
+
+/* Pairs per run, before --quick's scale. */
+#define IDS_ITERS	100000
+
+/* The open files of the device @rdev, as a bitmap of the first 1024 fds. */
+static int device_fds(dev_t rdev, unsigned char *map, size_t size)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *d;
+	struct stat st;
+	long fd;
+
+	if (!dir)
+		return -1;
+	memset(map, 0, size);
+	while ((d = readdir(dir))) {
+		fd = strtol(d->d_name, NULL, 10);
+		if (d->d_name[0] == '.' || fd < 0 || fd >= (long)size * 8)
+			continue;
+		if (!fstat(fd, &st) && S_ISCHR(st.st_mode) && st.st_rdev == rdev)
+			map[fd / 8] |= 1 << (fd % 8);
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* Open a TPipe and find its file descriptor; -1 with errno when not. */
+static struct asc_pipe *open_with_fd(const char *device, int *fdp)
+{
+	unsigned char before[128], after[128];
+	struct asc_pipe *pipe;
+	struct stat st;
+	size_t fd;
+
+	if (stat(device, &st) < 0 || device_fds(st.st_rdev, before, sizeof(before)) < 0)
+		return NULL;
+	pipe = asc_pipe_open(device);
+	if (!pipe)
+		return NULL;
+	if (device_fds(st.st_rdev, after, sizeof(after)) < 0)
+		goto fail;
+	for (fd = 0; fd < sizeof(after) * 8; fd++) {
+		if ((after[fd / 8] & ~before[fd / 8]) & (1 << (fd % 8))) {
+			*fdp = fd;
+			return pipe;
+		}
+	}
+	errno = ENOENT;
+fail:
+	asc_pipe_close(pipe);
+	return NULL;
+}
+
+struct ids_ctx {
+	struct asc_pipe *pipe;
+	int fd;
+};
+
+static int alloc_release(void *ctx, unsigned long iters, double *ns)
+{
+	struct ids_ctx *c = ctx;
+	unsigned long i;
+	double t0;
+	int id;
+
+	t0 = bench_now_ns();
+	for (i = 0; i < iters; i++) {
+		id = asc_alloc_event_id(c->pipe, ASC_HARD_EVENT_MTE2_V);
+		if (id < 0 || asc_release_event_id(c->pipe, id, ASC_HARD_EVENT_MTE2_V) < 0)
+			return -1;
+	}
+	*ns = bench_now_ns() - t0;
+	return 0;
+}
+
+static int two_null_ioctls(void *ctx, unsigned long iters, double *ns)
+{
+	struct ids_ctx *c = ctx;
+	struct asc_event_info info;
+	unsigned long i;
+	double t0;
+
+	t0 = bench_now_ns();
+	for (i = 0; i < iters; i++) {
+		if (ioctl(c->fd, ASC_EVENT_IOC_INFO, &info) < 0 ||
+		    ioctl(c->fd, ASC_EVENT_IOC_INFO, &info) < 0)
+			return -1;
+	}
+	*ns = bench_now_ns() - t0;
+	return 0;
+}
+
+/**
+ * bench_ids() - the alloc+release figure and its baseline.
+ * @opts: the options.
+ * @test: its TAP test number.
+ * @goal: out: its row of the goals table.
+ *
+ * Return: 0, or -1 when the figure could not be measured.
+ */
+int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal)
+{
+	static const char figure[] = "alloc_event_id + release_event_id";
+	struct ids_ctx c;
+	struct bench_subject subj[2] = {
+		{ .name = "asc alloc + release", .fn = alloc_release, .ctx = &c },
+		{ .name = "2 x ioctl(ASC_EVENT_IOC_INFO)", .fn = two_null_ioctls, .ctx = &c },
+	};
+	unsigned long iters = IDS_ITERS / opts->scale;
+	int ret = -1;
+
+	printf("# %s: median of %u runs of %lu pairs each (min..max)\n",
+	       figure, opts->runs, iters);
+	c.pipe = open_with_fd(opts->device, &c.fd);
+	if (!c.pipe) {
+		printf("# a TPipe and its file descriptor: %s\n", strerror(errno));
+		return bench_fail(test, figure, "no TPipe");
+	}
+	if (bench_run(subj, 2, iters, opts->runs) < 0) {
+		bench_fail(test, figure, "a run failed");
+		goto out;
+	}
+	bench_print(&subj[0], "pair");
+	bench_print(&subj[1], "pair");
+	bench_print_ratio(&subj[0], &subj[1]);
+	goal->value = subj[0].median / subj[1].median;
+	goal->measured = true;
+	printf("ok %u %s\n", test, figure);
+	ret = 0;
+out:
+	asc_pipe_close(c.pipe);
+	return ret;
+}

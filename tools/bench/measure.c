@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * asc-bench: timing of interleaved runs, their median and spread, and the
+ * lines that print them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <time.h>
+
+#include "bench.h"
+
+/**
+ * bench_now_ns() - the monotonic clock, in nanoseconds.
+ *
+ * Return: CLOCK_MONOTONIC now.
+ */
+double bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/**
+ * bench_settle() - let the kernel finish freeing what was closed.
+ *
+ * An RCU grace period (membarrier(2)'s MEMBARRIER_CMD_GLOBAL waits for
+ * one) and a pause of 200 ms, for the callbacks and workers that free
+ * closed files to run before the next measurement.
+ */
+void bench_settle(void)
+{
+	struct timespec pause = { 0, 200 * 1000 * 1000 };
+
+	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	nanosleep(&pause, NULL);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/**
+ * bench_summarise() - the median, min and max of a subject's runs.
+ * @s: the subject, with at least one run.
+ */
+void bench_summarise(struct bench_subject *s)
+{
+	double sorted[BENCH_RUNS_MAX];
+	unsigned int n = s->nr;
+
+	memcpy(sorted, s->samples, n * sizeof(sorted[0]));
+	qsort(sorted, n, sizeof(sorted[0]), cmp_double);
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/**
+ * bench_run() - time subjects in interleaved runs.
+ * @subj: the subjects.
+ * @nr: how many.
+ * @iters: operations per run.
+ * @runs: runs per subject, 1..BENCH_RUNS_MAX.
+ *
+ * Runs every subject once, then every subject again, @runs times, and
+ * summarises each: median, min and max of the time per operation.
+ *
+ * Return: 0, or -1 with errno set by the subject that failed (whose
+ * message is printed as a comment).
+ */
+int bench_run(struct bench_subject *subj, unsigned int nr, unsigned long iters,
+	      unsigned int runs)
+{
+	unsigned int r, i;
+	double ns;
+
+	for (i = 0; i < nr; i++)
+		subj[i].nr = 0;
+	for (r = 0; r < runs; r++) {
+		for (i = 0; i < nr; i++) {
+			if (subj[i].fn(subj[i].ctx, iters, &ns) < 0) {
+				int err = errno;
+
+				printf("# %s: %s\n", subj[i].name, strerror(err));
+				errno = err;
+				return -1;
+			}
+			subj[i].samples[subj[i].nr++] = ns / iters;
+		}
+	}
+	for (i = 0; i < nr; i++)
+		bench_summarise(&subj[i]);
+	return 0;
+}
+
+/**
+ * bench_print() - print a subject's figure as a comment line.
+ * @subj: the subject, summarised.
+ * @unit_of_op: what one operation is, e.g. "round trip".
+ */
+void bench_print(const struct bench_subject *subj, const char *unit_of_op)
+{
+	printf("#   %-34s %10.2f us/%s  (%.2f..%.2f)\n", subj->name,
+	       subj->median / 1e3, unit_of_op, subj->min / 1e3, subj->max / 1e3);
+}
+
+/**
+ * bench_print_ratio() - print the ratio of two subjects' medians.
+ * @num: the device's subject.
+ * @den: its baseline.
+ */
+void bench_print_ratio(const struct bench_subject *num, const struct bench_subject *den)
+{
+	printf("#   ratio %s / %s = %.2fx\n", num->name, den->name,
+	       num->median / den->median);
+}
+
+/**
+ * bench_count() - a count as the tables write it: 10,000.
+ * @buf: where to write it.
+ * @size: the size of @buf.
+ * @n: the count.
+ *
+ * Return: @buf.
+ */
+const char *bench_count(char *buf, size_t size, unsigned int n)
+{
+	if (n >= 1000000)
+		snprintf(buf, size, "%u,%03u,%03u", n / 1000000, n / 1000 % 1000, n % 1000);
+	else if (n >= 1000)
+		snprintf(buf, size, "%u,%03u", n / 1000, n % 1000);
+	else
+		snprintf(buf, size, "%u", n);
+	return buf;
+}
+
+/**
+ * bench_fail() - report a figure that could not be measured.
+ * @test: its TAP test number.
+ * @figure: its name.
+ * @what: why.
+ *
+ * Return: -1, for the caller to pass on.
+ */
+int bench_fail(unsigned int test, const char *figure, const char *what)
+{
+	printf("not ok %u %s # %s\n", test, figure, what);
+	return -1;
+}
