@@ -52,6 +52,14 @@ int ex_wait(struct asc_core *core, const char *key, int event, int id)
 	return asc_core_wait_flag(core, event, id);
 }
 
+int ex_cross_set(struct asc_core *core, const char *key, int flag_id,
+		 int mode, int pipe_id)
+{
+	if (ex_skip(key))
+		return 0;
+	return asc_core_cross_set_flag(core, flag_id, mode, pipe_id);
+}
+
 static void ex_usage(const struct example *ex, FILE *f)
 {
 	fprintf(f,
@@ -79,7 +87,7 @@ static int ex_print_report(const char *name, int err, const char *text)
 {
 	static const char *const findings[] = {
 		"missing sync: ", "missing wait: ", "possible double set: ",
-		"deadlock: ",
+		"deadlock: ", "error: deadlock across the cores of the launch",
 	};
 	const char *line = text, *nl;
 	unsigned int i;

@@ -10,7 +10,8 @@
  * "common:81" for a line of another file).  `-l` lists the sites; `-s
  * SITE` runs the kernel as if the line were deleted (every call of that
  * site does nothing), and the run must then report a missing sync, a
- * possible double set or a deadlock (exit status 3).  A run that deletes
+ * possible double set or a deadlock (exit status 3; in a launch, a
+ * deadlock across its cores counts too).  A run that deletes
  * nothing and takes none of the example's own options (the defaults the
  * deletions run with) must call every site at least once, so that each
  * deletion is one that matters.
@@ -93,6 +94,21 @@ int ex_set(struct asc_core *core, const char *key, int event, int id);
  * Return: what asc_core_wait_flag() returns; 0 when the site is deleted.
  */
 int ex_wait(struct asc_core *core, const char *key, int event, int id);
+
+/**
+ * ex_cross_set() - cross_core_set_flag(@flag_id, @mode, @pipe_id) at site
+ * @key, unless it is deleted.
+ * @core: the core, of a launch.
+ * @key: the site.
+ * @flag_id: cross-core flag.
+ * @mode: 0, 1 or 2.
+ * @pipe_id: the pipe that issues it.
+ *
+ * Return: what asc_core_cross_set_flag() returns; 0 when the site is
+ * deleted.
+ */
+int ex_cross_set(struct asc_core *core, const char *key, int flag_id,
+		 int mode, int pipe_id);
 
 /**
  * ex_main() - the program: options, device, prepare, run, verify.

@@ -28,15 +28,23 @@
  *   (syncGm, workQueue); this port calls the hardware one,
  *   asc_core_sync_all(), which the chip runs over its reserved cross-core
  *   flags; the data hand-over through workGlobal is the same.
+ *
+ * Option: -c CORES, the launch's AIVs (1..64, default 8 as the original),
+ * each with a slice of 32 floats: -c 64 is a launch of 64 cores of 7
+ * pipes each.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "example.h"
 
-#define CORES		8
-#define SRC_SIZE	256
-#define PER_BLOCK	(SRC_SIZE / CORES)
+#define MAX_CORES	64
+#define PER_BLOCK	32
+#define MAX_SIZE	(MAX_CORES * PER_BLOCK)
+
+/* The cores (8 as the original, -c), and the floats of x: 32 each. */
+static unsigned int cores = 8;
 
 #define MTE2_V		ASC_HARD_EVENT_MTE2_V
 #define V_MTE2		ASC_HARD_EVENT_V_MTE2
@@ -62,8 +70,8 @@ static const struct ex_site sites[] = {
 };
 
 /* Global memory. */
-static float src_gm[SRC_SIZE], dst_gm[SRC_SIZE], work_gm[SRC_SIZE];
-static float expect[SRC_SIZE];
+static float src_gm[MAX_SIZE], dst_gm[MAX_SIZE], work_gm[MAX_SIZE];
+static float expect[MAX_SIZE];
 
 /* One core's unified buffer and the arguments of its work items. */
 struct ub {
@@ -74,7 +82,7 @@ struct ub {
 	int held[ASC_HARD_EVENT_COUNT];	/* the ID a queue set, or -1 */
 };
 
-static struct ub ubs[CORES];
+static struct ub ubs[MAX_CORES];
 
 /* CopyFromOtherCore(index) of a core: its own argument, as MTE2 runs later. */
 struct other {
@@ -82,7 +90,7 @@ struct other {
 	int index;
 };
 
-static struct other others[CORES][CORES];
+static struct other others[MAX_CORES][MAX_CORES];
 
 /* EnQue / FreeTensor: alloc an ID of @event, set it. */
 static int que_set(struct asc_core *core, struct ub *u, const char *site,
@@ -242,7 +250,7 @@ static void CopyOut(struct asc_core *core, struct ub *u)
 static void Process(struct asc_core *core, void *arg)
 {
 	int block_idx = asc_core_block_idx(core);
-	struct ub *u = &ubs[block_idx < 0 ? 0 : block_idx % CORES];
+	struct ub *u = &ubs[block_idx < 0 ? 0 : block_idx % MAX_CORES];
 	const struct asc_access cp[] = { ACC(u->src2, 0, "srcLocal2"),
 					 ACC(u->dst, 1, "dstLocal") };
 	int i;
@@ -258,7 +266,7 @@ static void Process(struct asc_core *core, void *arg)
 	asc_core_sync_all(core);
 	que_wait(core, u, "55", MTE3_V);
 	asc_core_issue(core, ASC_PIPE_V, copy_src2_to_dst, u, "DataCopy(dstLocal, srcLocal2)", cp, 2);
-	for (i = 0; i < CORES; i++) {
+	for (i = 0; i < (int)cores; i++) {
 		if (i != block_idx) {
 			CopyFromOtherCore(core, u, i);
 			Accumulate(core, u);
@@ -275,14 +283,14 @@ static int prepare(void)
 {
 	int i, j, b;
 
-	for (i = 0; i < SRC_SIZE; i++)
+	for (i = 0; i < (int)(cores * PER_BLOCK); i++)
 		src_gm[i] = (float)((i * 7) % 23) - 11.0f;
 	for (j = 0; j < PER_BLOCK; j++) {
 		float sum = 0;
 
-		for (b = 0; b < CORES; b++)
+		for (b = 0; b < (int)cores; b++)
 			sum += 2.0f * src_gm[b * PER_BLOCK + j];
-		for (b = 0; b < CORES; b++)
+		for (b = 0; b < (int)cores; b++)
 			expect[b * PER_BLOCK + j] = sum;
 	}
 	memset(dst_gm, 0, sizeof(dst_gm));
@@ -293,7 +301,7 @@ static int verify(void)
 {
 	int i;
 
-	for (i = 0; i < SRC_SIZE; i++) {
+	for (i = 0; i < (int)(cores * PER_BLOCK); i++) {
 		if (dst_gm[i] != expect[i]) {
 			fprintf(stderr, "sync-all-reduce: z[%d] = %g, expected %g\n",
 				i, dst_gm[i], expect[i]);
@@ -303,15 +311,33 @@ static int verify(void)
 	return 0;
 }
 
-static const struct example sync_all_reduce = {
+static struct example sync_all_reduce;
+
+static int option(int opt, const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (opt != 'c' || end == arg || *end || !v || v > MAX_CORES)
+		return -1;
+	cores = v;
+	sync_all_reduce.block_dim = v;
+	return 0;
+}
+
+static struct example sync_all_reduce = {
 	.name = "sync-all-reduce",
-	.what = "z = the sum over 8 AIVs of 2 * x, through a workspace and SyncAll",
+	.what = "z = the sum over the AIVs (8 by default) of 2 * x, through a workspace and SyncAll",
 	.follows = "cannmirror/asc-devkit examples/02_features/11_synchronous_control/sync_all/sync_all.asc lines 44-110 (a0ceec03f4a2)",
 	.sites = sites,
 	.nsites = sizeof(sites) / sizeof(sites[0]),
+	.options = "c:",
+	.options_help = "  -c CORES   AIVs, 1..64, each with 32 floats of x (default 8, as the\n"
+			"             original)\n",
+	.option = option,
 	.prepare = prepare,
 	.launch_kind = ASC_LAUNCH_AIV,
-	.block_dim = CORES,
+	.block_dim = 8,
 	.kernel = Process,
 	.verify = verify,
 };
