@@ -64,7 +64,10 @@
  * their set-ups set and wait on IDs that were never allocated, which
  * checked mode would refuse as hand-written.  The check that a fresh open
  * works keeps the default, checked mode, and uses allocated IDs only.
- * BIND_PIPE, GET_MODE and SET_MODE are swept like the other ioctls.
+ * BIND_PIPE, GET_MODE and SET_MODE are swept like the other ioctls, and so
+ * are LAUNCH (a failure makes no descriptor; what a success made can be
+ * joined) and JOIN (a failure leaves the TPipe out of the launch and its
+ * core free).
  *
  * Fault attributes are set with verbose=0 (a stack dump in the kernel log
  * fails the run) and restored on exit.  Output is TAP, with a line per
@@ -349,6 +352,8 @@ struct call {
 		struct asc_event_info info;
 		struct asc_event_bind bind;
 		struct asc_event_mode mode;
+		struct asc_event_launch launch;
+		struct asc_event_join join;
 	} u;
 };
 
@@ -940,6 +945,107 @@ static int check_bind(struct call *c, const struct trial *t, char *why, size_t l
 	return 0;
 }
 
+/*
+ * LAUNCH makes a launch and its file descriptor; a failure makes neither:
+ * the lowest free descriptor, noted before, is still free.
+ */
+static int prepare_launch(struct call *c, char *why, size_t len)
+{
+	c->newfd = dup(c->fd);
+	FAIL_IF(c->newfd < 0, "dup: %s", strerror(errno));
+	close(c->newfd);
+	return 0;
+}
+
+static int run_launch(struct call *c)
+{
+	c->u.launch = (struct asc_event_launch){ .kind = ASC_EVENT_LAUNCH_AIV,
+						 .block_dim = 2, .fd = -1 };
+	return xioctl(c->fd, ASC_EVENT_IOC_LAUNCH, &c->u.launch);
+}
+
+static int check_launch(struct call *c, const struct trial *t, char *why, size_t len)
+{
+	int lfd = c->u.launch.fd, tp, err = 0;
+
+	FAIL_IF(t->attr == A_NONE && t->err, "LAUNCH failed without a fault");
+	if (t->err) {
+		FAIL_IF(fcntl(c->newfd, F_GETFD) >= 0,
+			"LAUNCH failed (%s) but made descriptor %d", strerror(t->err), c->newfd);
+		return 0;
+	}
+	FAIL_IF(lfd < 0 || fcntl(lfd, F_GETFD) != FD_CLOEXEC,
+		"LAUNCH gave descriptor %d, not an open close-on-exec one", lfd);
+	tp = open(dev_path, O_RDWR | O_CLOEXEC);
+	if (tp < 0)
+		err = errno;
+	else if (xioctl(tp, ASC_EVENT_IOC_JOIN,
+			&(struct asc_event_join){ .launch_fd = lfd, .core = 1 }))
+		err = errno;
+	if (tp >= 0)
+		close(tp);
+	close(lfd);
+	FAIL_IF(err, "joining the launch LAUNCH made: %s", strerror(err));
+	return 0;
+}
+
+/*
+ * JOIN makes a fresh TPipe core 0 of a launch of two; a failure leaves it
+ * out and core 0 free: another TPipe joins as core 0, and the first can
+ * still join (as core 1).
+ */
+static int prepare_join(struct call *c, char *why, size_t len)
+{
+	struct asc_event_launch l = { .kind = ASC_EVENT_LAUNCH_AIV, .block_dim = 2 };
+
+	FAIL_IF(xioctl(c->fd, ASC_EVENT_IOC_LAUNCH, &l), "LAUNCH: %s", strerror(errno));
+	c->newfd = open(dev_path, O_RDWR | O_CLOEXEC);
+	if (c->newfd < 0)
+		close(l.fd);
+	FAIL_IF(c->newfd < 0, "open: %s", strerror(errno));
+	c->u.join = (struct asc_event_join){ .launch_fd = l.fd, .core = 0 };
+	return 0;
+}
+
+static int run_join(struct call *c)
+{
+	return xioctl(c->newfd, ASC_EVENT_IOC_JOIN, &c->u.join);
+}
+
+static int check_join(struct call *c, const struct trial *t, char *why, size_t len)
+{
+	struct asc_event_core_info ci = { 0 };
+	int info = xioctl(c->newfd, ASC_EVENT_IOC_CORE_INFO, &ci);
+	int other = open(dev_path, O_RDWR | O_CLOEXEC), join0 = EBADF, rejoin = 0;
+
+	if (other >= 0) {
+		join0 = xioctl(other, ASC_EVENT_IOC_JOIN, &c->u.join);
+		close(other);
+	}
+	if (t->err)
+		rejoin = xioctl(c->newfd, ASC_EVENT_IOC_JOIN,
+				&(struct asc_event_join){ .launch_fd = c->u.join.launch_fd,
+							  .core = 1 });
+	close(c->newfd);
+	close(c->u.join.launch_fd);
+	c->newfd = -1;
+	FAIL_IF(t->attr == A_NONE && t->err, "JOIN failed without a fault");
+	if (t->err) {
+		FAIL_IF(!info, "JOIN failed (%s) but CORE_INFO says core %u",
+			strerror(t->err), ci.core);
+		FAIL_IF(join0, "JOIN failed (%s) and core 0 is taken: %s",
+			strerror(t->err), strerror(join0));
+		FAIL_IF(rejoin, "JOIN failed (%s) and a second JOIN failed: %s",
+			strerror(t->err), strerror(rejoin));
+		return 0;
+	}
+	FAIL_IF(info || ci.core != 0 || ci.block_num != 2,
+		"after JOIN, CORE_INFO: %s, core %u of %u", strerror(info), ci.core,
+		ci.block_num);
+	FAIL_IF(join0 != EBUSY, "after JOIN, core 0 joined again: %s", strerror(join0));
+	return 0;
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 static void tally_add(struct tally *to, const struct tally *from)
@@ -1065,6 +1171,8 @@ int main(int argc, char **argv)
 		{ .name = "BIND_PIPE", .prepare = prepare_bind, .run = run_bind, .check = check_bind },
 		{ .name = "GET_MODE", .prepare = prepare_unchecked, .run = run_get_mode, .check = check_get_mode },
 		{ .name = "SET_MODE", .prepare = prepare_unchecked, .run = run_set_mode, .check = check_set_mode },
+		{ .name = "LAUNCH", .prepare = prepare_launch, .run = run_launch, .check = check_launch },
+		{ .name = "JOIN", .prepare = prepare_join, .run = run_join, .check = check_join },
 	};
 	struct call open_all = { .name = "open(device)", .run = run_open,
 				 .check = check_open, .newfd = -1 };
