@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "example.h"
+#include "tile.h"
 
 #define TILE_M		32	/* L1TileShape::M, and L0 */
 #define TILE_N		32	/* L1TileShape::N, and L0 */
@@ -195,53 +196,10 @@ static float *workspace_slot(uint32_t stageId, uint32_t coreNum,
 	return gmWorkspace + (size_t)(stageId * coreNum + coreIdx) * TILE_M * TILE_N;
 }
 
-/*
- * A work item: a copy of rows x cols between two row strides, an mmad,
- * or the epilogue.
- */
-struct op {
-	float *dst;
-	const float *src, *bias;
-	uint32_t dst_stride, src_stride;
-	uint32_t rows, cols;
-	const float *a, *b;
-	uint32_t m, n, k;
-	int initC;
-};
-
-static void copy_op(void *arg)
-{
-	struct op *o = arg;
-	uint32_t r;
-
-	for (r = 0; r < o->rows; r++)
-		memcpy(o->dst + (size_t)r * o->dst_stride,
-		       o->src + (size_t)r * o->src_stride, o->cols * sizeof(float));
-	free(o);
-}
-
-/* Mmad: C (row stride dst_stride) = / += A (m x k) x B (k x n). */
-static void mmad_op(void *arg)
-{
-	struct op *o = arg;
-	uint32_t i, j, p;
-	float sum;
-
-	for (i = 0; i < o->m; i++) {
-		for (j = 0; j < o->n; j++) {
-			sum = o->initC ? 0 : o->dst[(size_t)i * o->dst_stride + j];
-			for (p = 0; p < o->k; p++)
-				sum += o->a[(size_t)i * o->k + p] * o->b[(size_t)p * o->n + j];
-			o->dst[(size_t)i * o->dst_stride + j] = sum;
-		}
-	}
-	free(o);
-}
-
 /* The epilogue on V: d = max(c + bias, 0), rows x cols, stride TILE_N. */
 static void bias_relu_op(void *arg)
 {
-	struct op *o = arg;
+	struct ex_tile_op *o = arg;
 	uint32_t r, j;
 	float v;
 
@@ -252,44 +210,6 @@ static void bias_relu_op(void *arg)
 		}
 	}
 	free(o);
-}
-
-static int issue(struct asc_core *core, int pipe, void (*fn)(void *),
-		 const char *what, const struct op *op,
-		 const struct asc_access *acc, unsigned int nacc)
-{
-	struct op *o = malloc(sizeof(*o));
-
-	if (!o)
-		return -1;
-	*o = *op;
-	if (asc_core_issue(core, pipe, fn, o, what, acc, nacc) < 0) {
-		free(o);
-		return -1;
-	}
-	return 0;
-}
-
-/* The bytes a rows x cols block with row stride @stride spans. */
-static size_t span(uint32_t rows, uint32_t cols, uint32_t stride)
-{
-	return ((size_t)(rows - 1) * stride + cols) * sizeof(float);
-}
-
-/* A copy of rows x cols on @pipe, with the accesses of both sides. */
-static int copy(struct asc_core *core, int pipe, const char *what,
-		float *dst, uint32_t dst_stride, const char *dst_name,
-		const float *src, uint32_t src_stride, const char *src_name,
-		uint32_t rows, uint32_t cols)
-{
-	const struct op op = { .dst = dst, .src = src, .dst_stride = dst_stride,
-			       .src_stride = src_stride, .rows = rows, .cols = cols };
-	const struct asc_access acc[] = {
-		{ src, span(rows, cols, src_stride), 0, src_name },
-		{ dst, span(rows, cols, dst_stride), 1, dst_name },
-	};
-
-	return issue(core, pipe, copy_op, what, &op, acc, 2);
 }
 
 /* ---- the AIC ---- */
@@ -343,7 +263,7 @@ static int BlockMmad_run(struct asc_core *core, struct aic *c,
 		{ c->l0B, sizeof(c->l0B), 0, "l0B" },
 		{ c->l0C, sizeof(c->l0C), 1, "l0C" },
 	};
-	struct op mm = { .dst = c->l0C, .dst_stride = TILE_N, .a = c->l0A,
+	struct ex_tile_op mm = { .dst = c->l0C, .dst_stride = TILE_N, .a = c->l0A,
 			 .b = c->l0B, .m = t->m, .n = t->n };
 
 	TRY(ex_wait(core, "215", FIX_M, c->fixM));	/* !ENABLE_UNIT_FLAG */
@@ -352,11 +272,11 @@ static int BlockMmad_run(struct asc_core *core, struct aic *c,
 
 		/* load matrix A and B tiles from GM to L1 */
 		TRY(ex_wait(core, "203", MTE1_MTE2, c->l1AEvent));
-		TRY(copy(core, ASC_PIPE_MTE2, "copyGmToL1", c->l1A, TILE_K, "l1A",
+		TRY(ex_issue_copy(core, ASC_PIPE_MTE2, "copyGmToL1", c->l1A, TILE_K, "l1A",
 			 blkA + kLoopIdx * TILE_K, K, "gmA", t->m, kActual));
 		TRY(ex_set(core, "206", MTE2_MTE1, c->l1AFull));
 		TRY(ex_wait(core, "209", MTE1_MTE2, c->l1BEvent));
-		TRY(copy(core, ASC_PIPE_MTE2, "copyGmToL1", c->l1B, TILE_N, "l1B",
+		TRY(ex_issue_copy(core, ASC_PIPE_MTE2, "copyGmToL1", c->l1B, TILE_N, "l1B",
 			 blkB + (size_t)kLoopIdx * TILE_K * N, N, "gmB", kActual,
 			 t->n));
 		TRY(ex_set(core, "212", MTE2_MTE1, c->l1BFull));
@@ -364,14 +284,14 @@ static int BlockMmad_run(struct asc_core *core, struct aic *c,
 		/* L1 to L0A, packed m x kActual */
 		TRY(ex_wait(core, "276", M_MTE1, c->l0AEvent));
 		TRY(ex_wait(core, "278", MTE2_MTE1, c->l1AFull));
-		TRY(copy(core, ASC_PIPE_MTE1, "copyL1ToL0", c->l0A, kActual, "l0A",
+		TRY(ex_issue_copy(core, ASC_PIPE_MTE1, "copyL1ToL0", c->l0A, kActual, "l0A",
 			 c->l1A, TILE_K, "l1A", t->m, kActual));
 		TRY(ex_set(core, "285", MTE1_MTE2, c->l1AEvent));
 
 		/* L1 to L0B, packed kActual x n */
 		TRY(ex_wait(core, "300", M_MTE1, c->l0BEvent));
 		TRY(ex_wait(core, "303", MTE2_MTE1, c->l1BFull));
-		TRY(copy(core, ASC_PIPE_MTE1, "copyL1ToL0", c->l0B, t->n, "l0B",
+		TRY(ex_issue_copy(core, ASC_PIPE_MTE1, "copyL1ToL0", c->l0B, t->n, "l0B",
 			 c->l1B, TILE_N, "l1B", kActual, t->n));
 		TRY(ex_set(core, "311", MTE1_MTE2, c->l1BEvent));
 		TRY(ex_set(core, "314", MTE1_M, c->mte1M));
@@ -379,7 +299,7 @@ static int BlockMmad_run(struct asc_core *core, struct aic *c,
 		TRY(ex_wait(core, "322", MTE1_M, c->mte1M));
 		mm.k = kActual;
 		mm.initC = kLoopIdx == 0;
-		TRY(issue(core, ASC_PIPE_M, mmad_op, "tileMmad", &mm, mm_acc, 3));
+		TRY(ex_issue(core, ASC_PIPE_M, ex_mmad_work, "tileMmad", &mm, mm_acc, 3));
 		TRY(ex_set(core, "340", M_MTE1, c->l0BEvent));
 		TRY(ex_set(core, "343", M_MTE1, c->l0AEvent));
 	}
@@ -387,7 +307,7 @@ static int BlockMmad_run(struct asc_core *core, struct aic *c,
 	/* copy block out */
 	TRY(ex_set(core, "355", M_FIX, c->mFix));
 	TRY(ex_wait(core, "356", M_FIX, c->mFix));
-	TRY(copy(core, ASC_PIPE_FIX, "copyL0CToGm", out, TILE_N, "workspace",
+	TRY(ex_issue_copy(core, ASC_PIPE_FIX, "copyL0CToGm", out, TILE_N, "workspace",
 		 c->l0C, TILE_N, "l0C", t->m, t->n));
 	return ex_set(core, "358", FIX_M, c->fixM);
 }
@@ -479,30 +399,30 @@ static int BlockEpilogue(struct asc_core *core, struct aiv *v,
 			 uint32_t rows)
 {
 	float *dst = gmD + (size_t)(t->row + r0) * N + t->col;
-	const struct op ep = { .dst = v->d, .src = v->c, .bias = v->bias,
+	const struct ex_tile_op ep = { .dst = v->d, .src = v->c, .bias = v->bias,
 			       .rows = rows, .cols = t->n };
 	const struct asc_access ep_acc[] = {
-		{ v->c, span(rows, t->n, TILE_N), 0, "cLocal" },
+		{ v->c, ex_span(rows, t->n, TILE_N), 0, "cLocal" },
 		{ v->bias, t->n * sizeof(float), 0, "biasLocal" },
-		{ v->d, span(rows, t->n, TILE_N), 1, "dLocal" },
+		{ v->d, ex_span(rows, t->n, TILE_N), 1, "dLocal" },
 	};
 
 	TRY(que_wait(core, v, "epi:in.AllocTensor", V_MTE2));
-	TRY(copy(core, ASC_PIPE_MTE2, "DataCopy(cLocal, gmBlockC)", v->c, TILE_N,
+	TRY(ex_issue_copy(core, ASC_PIPE_MTE2, "DataCopy(cLocal, gmBlockC)", v->c, TILE_N,
 		 "cLocal", slot + r0 * TILE_N, TILE_N, "workspace", rows, t->n));
-	TRY(copy(core, ASC_PIPE_MTE2, "DataCopy(biasLocal, gmBias)", v->bias,
+	TRY(ex_issue_copy(core, ASC_PIPE_MTE2, "DataCopy(biasLocal, gmBias)", v->bias,
 		 TILE_N, "biasLocal", gmBias + t->col, N, "gmBias", 1, t->n));
 	TRY(que_set(core, v, "epi:in.EnQue", MTE2_V));
 
 	TRY(que_wait(core, v, "epi:in.DeQue", MTE2_V));
 	TRY(que_wait(core, v, "epi:out.AllocTensor", MTE3_V));
-	TRY(issue(core, ASC_PIPE_V, bias_relu_op, "Add(biasLocal); Relu", &ep,
+	TRY(ex_issue(core, ASC_PIPE_V, bias_relu_op, "Add(biasLocal); Relu", &ep,
 		  ep_acc, 3));
 	TRY(que_set(core, v, "epi:in.FreeTensor", V_MTE2));
 	TRY(que_set(core, v, "epi:out.EnQue", V_MTE3));
 
 	TRY(que_wait(core, v, "epi:out.DeQue", V_MTE3));
-	TRY(copy(core, ASC_PIPE_MTE3, "DataCopy(gmD, dLocal)", dst, N, "gmD",
+	TRY(ex_issue_copy(core, ASC_PIPE_MTE3, "DataCopy(gmD, dLocal)", dst, N, "gmD",
 		 v->d, TILE_N, "dLocal", rows, t->n));
 	return que_set(core, v, "epi:out.FreeTensor", MTE3_V);
 }
@@ -586,16 +506,7 @@ static int prepare(void)
 
 static int verify(void)
 {
-	size_t i;
-
-	for (i = 0; i < (size_t)M * N; i++) {
-		if (gmD[i] == expected[i])
-			continue;
-		fprintf(stderr, "mix-matmul-epilogue: D[%zu][%zu] = %g, expected %g\n",
-			i / N, i % N, gmD[i], expected[i]);
-		return -1;
-	}
-	return 0;
+	return ex_check_matrix("mix-matmul-epilogue", "D", gmD, expected, M, N);
 }
 
 static void cleanup(void)

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "example.h"
+#include "tile.h"
 
 #define STAGES		2
 /* L1TileShape M, N, K and L0TileShape M, N, K (M and N equal, as catlass asks). */
@@ -123,84 +124,19 @@ static uint32_t RoundUp(uint32_t a, uint32_t b)
 	return CeilDiv(a, b) * b;
 }
 
-/*
- * A copy of a rows x cols block, or an mmad: dst/src with their row
- * strides (in floats), or the mmad's operands.
- */
-struct op {
-	float *dst;
-	const float *src;
-	uint32_t dst_stride, src_stride;
-	uint32_t rows, cols;
-	const float *a, *b;
-	uint32_t m, n, k;
-	int initC;
-};
-
-static void copy_op(void *arg)
-{
-	struct op *o = arg;
-	uint32_t r;
-
-	for (r = 0; r < o->rows; r++)
-		memcpy(o->dst + (size_t)r * o->dst_stride,
-		       o->src + (size_t)r * o->src_stride, o->cols * sizeof(float));
-	free(o);
-}
-
-/* tileMmad: C (row stride dst_stride) = / += A (m x k) x B (k x n). */
-static void mmad_op(void *arg)
-{
-	struct op *o = arg;
-	uint32_t i, j, p;
-	float sum;
-
-	for (i = 0; i < o->m; i++) {
-		for (j = 0; j < o->n; j++) {
-			sum = o->initC ? 0 : o->dst[(size_t)i * o->dst_stride + j];
-			for (p = 0; p < o->k; p++)
-				sum += o->a[(size_t)i * o->k + p] * o->b[(size_t)p * o->n + j];
-			o->dst[(size_t)i * o->dst_stride + j] = sum;
-		}
-	}
-	free(o);
-}
-
-static int issue(struct asc_core *core, int pipe, void (*fn)(void *),
-		 const char *what, const struct op *op,
-		 const struct asc_access *acc, unsigned int nacc)
-{
-	struct op *o = malloc(sizeof(*o));
-
-	if (!o)
-		return -1;
-	*o = *op;
-	if (asc_core_issue(core, pipe, fn, o, what, acc, nacc) < 0) {
-		free(o);
-		return -1;
-	}
-	return 0;
-}
-
-/* The bytes a rows x cols block with row stride @stride spans. */
-static size_t span(uint32_t rows, uint32_t cols, uint32_t stride)
-{
-	return ((size_t)(rows - 1) * stride + cols) * sizeof(float);
-}
-
 /* MTE2: rows x cols of global memory into an L1 buffer. */
 static int copyGmToL1(struct asc_core *core, float *l1, uint32_t l1_stride,
 		      const float *gm, uint32_t gm_stride, uint32_t rows,
 		      uint32_t cols, const char *name)
 {
-	const struct op op = { .dst = l1, .src = gm, .dst_stride = l1_stride,
+	const struct ex_tile_op op = { .dst = l1, .src = gm, .dst_stride = l1_stride,
 			       .src_stride = gm_stride, .rows = rows, .cols = cols };
 	const struct asc_access acc[] = {
-		{ gm, span(rows, cols, gm_stride), 0, "gm" },
-		{ l1, span(rows, cols, l1_stride), 1, name },
+		{ gm, ex_span(rows, cols, gm_stride), 0, "gm" },
+		{ l1, ex_span(rows, cols, l1_stride), 1, name },
 	};
 
-	return issue(core, ASC_PIPE_MTE2, copy_op, "copyGmToL1", &op, acc, 2);
+	return ex_issue(core, ASC_PIPE_MTE2, ex_copy_work, "copyGmToL1", &op, acc, 2);
 }
 
 /* MTE1: a part of an L1 buffer into an L0 buffer, packed. */
@@ -208,14 +144,14 @@ static int copyL1ToL0(struct asc_core *core, float *l0, const float *l1,
 		      uint32_t l1_stride, uint32_t rows, uint32_t cols,
 		      const char *l0_name, const char *l1_name)
 {
-	const struct op op = { .dst = l0, .src = l1, .dst_stride = cols,
+	const struct ex_tile_op op = { .dst = l0, .src = l1, .dst_stride = cols,
 			       .src_stride = l1_stride, .rows = rows, .cols = cols };
 	const struct asc_access acc[] = {
-		{ l1, span(rows, cols, l1_stride), 0, l1_name },
-		{ l0, span(rows, cols, cols), 1, l0_name },
+		{ l1, ex_span(rows, cols, l1_stride), 0, l1_name },
+		{ l0, ex_span(rows, cols, cols), 1, l0_name },
 	};
 
-	return issue(core, ASC_PIPE_MTE1, copy_op, "copyL1ToL0", &op, acc, 2);
+	return ex_issue(core, ASC_PIPE_MTE1, ex_copy_work, "copyL1ToL0", &op, acc, 2);
 }
 
 static const char *const l1a_name[] = { "l1A[0]", "l1A[1]" };
@@ -269,9 +205,9 @@ static int BlockMmad_run(struct asc_core *core, const float *blkA,
 	uint32_t mPartLoop, nPartLoop, kTileCount, kLoopIdx;
 	const struct asc_access out_acc[] = {
 		{ l0CTensor, sizeof(l0CTensor), 0, "l0C" },
-		{ blkC, span(m, n, N), 1, "gmC" },
+		{ blkC, ex_span(m, n, N), 1, "gmC" },
 	};
-	const struct op out = { .dst = blkC, .src = l0CTensor, .dst_stride = N,
+	const struct ex_tile_op out = { .dst = blkC, .src = l0CTensor, .dst_stride = N,
 				.src_stride = L1_N, .rows = m, .cols = n };
 
 	/* load first matrix A tile from GM to L1 */
@@ -349,7 +285,7 @@ static int BlockMmad_run(struct asc_core *core, const float *blkA,
 						kPartIdx * L0_K * L1_N + nPartIdx * L0_N;
 					int mte1_m = upstream_mte1_m ? EVENT_ID0 :
 						     l0BEventList[l0BListId];
-					struct op mm = {
+					struct ex_tile_op mm = {
 						.dst = l0CTensor + mPartIdx * L0_M * L1_N +
 						       nPartIdx * L0_N,
 						.dst_stride = L1_N, .a = l0ATile,
@@ -386,7 +322,7 @@ static int BlockMmad_run(struct asc_core *core, const float *blkA,
 					/* Wait for loading L0B */
 					TRY(ex_wait(core, "322", MTE1_M, mte1_m));
 
-					TRY(issue(core, ASC_PIPE_M, mmad_op, "tileMmad", &mm,
+					TRY(ex_issue(core, ASC_PIPE_M, ex_mmad_work, "tileMmad", &mm,
 						  mm_acc, 3));
 
 					/* Notify to move the next L0B tile */
@@ -404,7 +340,7 @@ static int BlockMmad_run(struct asc_core *core, const float *blkA,
 	/* copy block out */
 	TRY(ex_set(core, "355", M_FIX, EVENT_ID0));
 	TRY(ex_wait(core, "356", M_FIX, EVENT_ID0));
-	TRY(issue(core, ASC_PIPE_FIX, copy_op, "copyL0CToGm", &out, out_acc, 2));
+	TRY(ex_issue(core, ASC_PIPE_FIX, ex_copy_work, "copyL0CToGm", &out, out_acc, 2));
 	return ex_set(core, "358", FIX_M, EVENT_ID0);
 }
 
@@ -459,16 +395,7 @@ static int prepare(void)
 
 static int verify(void)
 {
-	size_t i;
-
-	for (i = 0; i < (size_t)M * N; i++) {
-		if (gmC[i] == expected[i])
-			continue;
-		fprintf(stderr, "mmad-pingpong: C[%zu][%zu] = %g, expected %g\n",
-			i / N, i % N, gmC[i], expected[i]);
-		return -1;
-	}
-	return 0;
+	return ex_check_matrix("mmad-pingpong", "C", gmC, expected, M, N);
 }
 
 static void cleanup(void)
