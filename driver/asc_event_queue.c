@@ -19,6 +19,7 @@
  * RESET empties them.  Everything here runs under the TPipe's lock.
  */
 
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
 #include <linux/slab.h>
@@ -89,7 +90,7 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 
 	lockdep_assert_held(tp->lockp);
 
-	if (tp->handset[event] & BIT_ULL(id)) {
+	if (test_bit(asc_handset_bit(tp, event, id), tp->handset)) {
 		*slot = asc_hard_events[event].src;
 		return "its flag, set by a hand-written set";
 	}

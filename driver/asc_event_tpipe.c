@@ -25,6 +25,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/cred.h>
 #include <linux/fault-inject-usercopy.h>
@@ -256,7 +257,9 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 	get_task_comm(tp->owner.comm, current->group_leader);
 	tp->quota = asc_report_quota_get(current_uid());
 	tp->hw = asc_hw_core_alloc();
-	if (!tp->quota || !tp->hw) {
+	tp->handset = bitmap_zalloc(ASC_EVENT_NR_HARD_EVENTS * event_ids,
+				    GFP_KERNEL_ACCOUNT);
+	if (!tp->quota || !tp->hw || !tp->handset) {
 		asc_tpipe_destroy(tp);
 		return NULL;
 	}
@@ -289,6 +292,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 		put_pid(tp->slots[slot].pid);
 	asc_report_quota_put(tp->quota);
 	asc_hw_core_free(tp->hw);
+	bitmap_free(tp->handset);
 	kfree(tp->queues);
 	kmem_cache_free(asc_tpipe_cache, tp);
 }
@@ -523,7 +527,7 @@ int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten,
 	}
 	asc_hw_flag_set(tp->hw, event, id);
 	if (handwritten)
-		tp->handset[event] |= BIT_ULL(id);
+		__set_bit(asc_handset_bit(tp, event, id), tp->handset);
 	return 0;
 }
 
@@ -677,7 +681,7 @@ int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
 
 	if (asc_hw_flag_test(tp->hw, w->event, w->id)) {
 		asc_hw_flag_clear(tp->hw, w->event, w->id);
-		tp->handset[w->event] &= ~BIT_ULL(w->id);
+		__clear_bit(asc_handset_bit(tp, w->event, w->id), tp->handset);
 		return 0;
 	}
 	if (!w->forever && ktime_compare(expires, ktime_get()) <= 0)
@@ -778,7 +782,7 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	report = asc_tpipe_leak_report(tp, false, &left);
 	memset(tp->pool, 0, sizeof(tp->pool));
 	memset(tp->fetched, -1, sizeof(tp->fetched));
-	memset(tp->handset, 0, sizeof(tp->handset));
+	bitmap_zero(tp->handset, ASC_EVENT_NR_HARD_EVENTS * tp->event_ids);
 	asc_hw_flags_clear_all(tp->hw);
 	asc_tpipe_queues_clear(tp);
 	if (tp->launch)

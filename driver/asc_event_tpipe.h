@@ -176,8 +176,10 @@ struct asc_tpipe_owner {
  *	own: an open that does not map them costs none).
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
- * @handset: per HardEvent, the flags that are set by a hand-written set
- *	(checked mode), for the collision check of alloc and fetch.
+ * @handset: the flags that are set by a hand-written set (checked mode),
+ *	for the collision check of alloc and fetch: a bitmap of @event_ids
+ *	bits per HardEvent (see asc_handset_bit()), allocated with the TPipe
+ *	and sized by @event_ids, 40 bytes at the default 8.
  * @slots: the thread bound to each pipe and its current wait.
  * @waiters: struct asc_waiter of every task blocked in a wait, oldest
  *	first.
@@ -207,24 +209,24 @@ struct asc_tpipe_owner {
  */
 struct asc_tpipe {
 	spinlock_t lock;	/* see above */
-	spinlock_t *lockp;
 	unsigned int serial;
+	spinlock_t *lockp;	/* see above */
 	unsigned int event_ids;
+	u32 core;
+	struct asc_tpipe_owner owner;
 	bool checked;
 	bool strict_ids;
-	struct asc_tpipe_owner owner;
+	s8 fetched[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_report_quota *quota;
 	struct asc_hw_core *hw;
+	unsigned long *handset;
 	u64 pool[ASC_EVENT_NR_HARD_EVENTS];
-	s8 fetched[ASC_EVENT_NR_HARD_EVENTS];
-	u64 handset[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_pipe_slot slots[ASC_NR_PIPES];
 	struct list_head waiters;
 	struct list_head waiter_hash[1 << ASC_WAITER_HASH_BITS];
 	struct asc_pipe_queue *queues;
 	u64 next_ticket;
 	struct asc_launch *launch;
-	u32 core;
 	struct list_head debugfs_node;
 };
 
@@ -242,7 +244,7 @@ struct asc_tpipe_leftovers {
  * The most a TPipe may take (checked at build time): what an open costs
  * the kernel besides its struct file.
  */
-#define ASC_TPIPE_MAX_SIZE	1024
+#define ASC_TPIPE_MAX_SIZE	624
 
 int asc_tpipe_cache_init(void);
 void asc_tpipe_cache_exit(void);
@@ -329,6 +331,13 @@ static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
  *
  * Return: nanoseconds since @start, or 0.
  */
+/* The bit of (@event, @id) in @tp->handset; both already validated. */
+static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
+					   u32 event, u32 id)
+{
+	return event * tp->event_ids + id;
+}
+
 static inline u64 asc_waited_ns(ktime_t start)
 {
 	return start ? ktime_to_ns(ktime_sub(ktime_get(), start)) : 0;

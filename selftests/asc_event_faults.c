@@ -10,8 +10,8 @@
  * skips (exit 4).
  *
  * The driver allocates in open(): the TPipe and its register block, each
- * from a slab cache of the driver's own (no page of its own), and the
- * report quota of the opener's user, which
+ * from a slab cache of the driver's own (no page of its own), the bitmap
+ * of its hand-written sets (kmalloc), and the report quota of the opener's user, which
  * exists already while the user has another TPipe open (this program keeps
  * one open throughout, so the quota never comes into it).  Its ioctls copy
  * from and to user memory and allocate only the buffer of a report for the
@@ -39,7 +39,7 @@
  * - the slab site: with page allocations left out, open() of the device
  *   must fail (ENOMEM) on exactly the slab faults on which open() of
  *   /dev/null fails, at the same points, plus later ones: those are the
- *   driver's two allocations (the driver's open runs last in open()).
+ *   driver's three allocations (the driver's open runs last in open()).
  *   Page allocations are not located: the driver makes none of its own
  *   (a failed refill of one of its caches fails an open as its slab
  *   allocation would, which the sweep of every point covers).
@@ -1180,7 +1180,7 @@ int main(int argc, char **argv)
 				   .run = run_close, .check = check_close };
 	struct tally t_open = { 0 }, t_find = { 0 }, t_ioctl = { 0 }, t_close = { 0 };
 	unsigned int bad_open = 0, bad_find = 0, bad_ioctl = 0, bad_close = 0;
-	struct site slab_site = { .what = "the TPipe and its register block (slab)",
+	struct site slab_site = { .what = "the TPipe, its register block and bitmap (slab)",
 				  .attr = A_SLAB };
 	unsigned int i, ioctl_allocs = 0, ioctl_nocopy = 0;
 	const char *why;
