@@ -67,9 +67,13 @@ static struct kmem_cache *asc_tpipe_cache;
  */
 int asc_tpipe_cache_init(void)
 {
-	/* Lock debugging (lockdep, DEBUG_SPINLOCK) makes the locks bigger. */
+	/*
+	 * Lock debugging (lockdep, DEBUG_SPINLOCK) makes the locks bigger, and
+	 * so does PREEMPT_RT, whose spinlocks are rt_mutexes.
+	 */
 	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
 		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     !IS_ENABLED(CONFIG_PREEMPT_RT) &&
 		     sizeof(struct asc_tpipe) > ASC_TPIPE_MAX_SIZE);
 
 	asc_tpipe_cache = KMEM_CACHE(asc_tpipe, SLAB_ACCOUNT);

@@ -246,7 +246,8 @@ struct asc_tpipe_leftovers {
  * cache asc_hw_core) and its handset bitmap (a 64-byte kmalloc slot at the
  * default 8 event IDs): with 624 here, under the 1 KiB per open of
  * Documentation/performance.rst.  A field that does not fit takes room
- * from another, or the goal moves, on purpose.
+ * from another, or the goal moves, on purpose.  Kernels with lock
+ * debugging or PREEMPT_RT have bigger locks and are not held to it.
  */
 #define ASC_TPIPE_MAX_SIZE	624
 
