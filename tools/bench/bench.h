@@ -92,6 +92,9 @@ void bench_print(const struct bench_subject *subj, const char *unit_of_op);
 void bench_print_ratio(const struct bench_subject *num, const struct bench_subject *den);
 const char *bench_count(char *buf, size_t size, unsigned int n);
 int bench_fail(unsigned int test, const char *figure, const char *what);
+int bench_compare(struct bench_subject subj[2], unsigned long iters, unsigned int runs,
+		  unsigned int test, const char *figure, const char *unit_of_op,
+		  struct bench_goal *goal);
 
 /* handoff.c */
 int bench_handoff(const struct bench_opts *opts, unsigned int test,

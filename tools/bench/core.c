@@ -109,23 +109,14 @@ int bench_core(const struct bench_opts *opts, unsigned int test)
 		{ .name = "asc set_flag/wait_flag", .fn = bench_handoff_time },
 	};
 	unsigned long iters = CORE_ITERS / opts->scale;
-	int ret = -1;
+	int ret;
 
 	printf("# %s: median of %u runs of %lu round trips MTE2 -> V -> MTE2 each (min..max)\n",
 	       figure, opts->runs, iters);
 	subj[1].ctx = bench_handoff_asc_new(opts->device);
 	if (!subj[1].ctx)
 		return bench_fail(test, figure, "no TPipe");
-	if (bench_run(subj, 2, iters, opts->runs) < 0) {
-		bench_fail(test, figure, "a run failed");
-		goto out;
-	}
-	bench_print(&subj[0], "round trip");
-	bench_print(&subj[1], "round trip");
-	bench_print_ratio(&subj[0], &subj[1]);
-	printf("ok %u %s\n", test, figure);
-	ret = 0;
-out:
+	ret = bench_compare(subj, iters, opts->runs, test, figure, "round trip", NULL);
 	bench_handoff_asc_free(subj[1].ctx);
 	return ret;
 }

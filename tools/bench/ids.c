@@ -136,7 +136,7 @@ int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goa
 		{ .name = "2 x ioctl(ASC_EVENT_IOC_INFO)", .fn = two_null_ioctls, .ctx = &c },
 	};
 	unsigned long iters = IDS_ITERS / opts->scale;
-	int ret = -1;
+	int ret;
 
 	printf("# %s: median of %u runs of %lu pairs each (min..max)\n",
 	       figure, opts->runs, iters);
@@ -145,18 +145,7 @@ int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goa
 		printf("# a TPipe and its file descriptor: %s\n", strerror(errno));
 		return bench_fail(test, figure, "no TPipe");
 	}
-	if (bench_run(subj, 2, iters, opts->runs) < 0) {
-		bench_fail(test, figure, "a run failed");
-		goto out;
-	}
-	bench_print(&subj[0], "pair");
-	bench_print(&subj[1], "pair");
-	bench_print_ratio(&subj[0], &subj[1]);
-	goal->value = subj[0].median / subj[1].median;
-	goal->measured = true;
-	printf("ok %u %s\n", test, figure);
-	ret = 0;
-out:
+	ret = bench_compare(subj, iters, opts->runs, test, figure, "pair", goal);
 	asc_pipe_close(c.pipe);
 	return ret;
 }

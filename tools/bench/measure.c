@@ -158,3 +158,33 @@ int bench_fail(unsigned int test, const char *figure, const char *what)
 	printf("not ok %u %s # %s\n", test, figure, what);
 	return -1;
 }
+
+/**
+ * bench_compare() - time a subject against its baseline and print the
+ *	figure: both, the ratio of the first to the second, its TAP line.
+ * @subj: the subject and its baseline.
+ * @iters: operations per run.
+ * @runs: runs per subject.
+ * @test: the TAP test number.
+ * @figure: the figure's name.
+ * @unit_of_op: what one operation is, for the lines of the subjects.
+ * @goal: gets the ratio, unless NULL (a figure without a goal).
+ *
+ * Return: 0, or -1 after a "not ok" line when a run failed.
+ */
+int bench_compare(struct bench_subject subj[2], unsigned long iters, unsigned int runs,
+		  unsigned int test, const char *figure, const char *unit_of_op,
+		  struct bench_goal *goal)
+{
+	if (bench_run(subj, 2, iters, runs) < 0)
+		return bench_fail(test, figure, "a run failed");
+	bench_print(&subj[0], unit_of_op);
+	bench_print(&subj[1], unit_of_op);
+	bench_print_ratio(&subj[0], &subj[1]);
+	if (goal) {
+		goal->value = subj[0].median / subj[1].median;
+		goal->measured = true;
+	}
+	printf("ok %u %s\n", test, figure);
+	return 0;
+}

@@ -103,7 +103,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 		{ .name = "sem_post + sem_wait", .fn = sem_post_wait, .ctx = &sem },
 	};
 	unsigned long iters = UNCONTENDED_ITERS / opts->scale;
-	int ret = -1;
+	int ret;
 
 	printf("# %s: median of %u runs of %lu pairs each (min..max)\n",
 	       figure, opts->runs, iters);
@@ -113,18 +113,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 		sem_destroy(&sem);
 		return bench_fail(test, figure, "no TPipe");
 	}
-	if (bench_run(subj, 2, iters, opts->runs) < 0) {
-		bench_fail(test, figure, "a run failed");
-		goto out;
-	}
-	bench_print(&subj[0], "pair");
-	bench_print(&subj[1], "pair");
-	bench_print_ratio(&subj[0], &subj[1]);
-	goal->value = subj[0].median / subj[1].median;
-	goal->measured = true;
-	printf("ok %u %s\n", test, figure);
-	ret = 0;
-out:
+	ret = bench_compare(subj, iters, opts->runs, test, figure, "pair", goal);
 	asc_pipe_close(f.pipe);
 	sem_destroy(&sem);
 	return ret;
