@@ -614,6 +614,8 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 	fprintf(stderr, "%s: trace: %zu events, ", ascctl_prog, tr->nr_recs - tr->span_lines);
 	if (tl->nr_spans)
 		fprintf(stderr, "%zu span%s, ", tl->nr_spans, tl->nr_spans == 1 ? "" : "s");
+	if (tl->nr_launches)
+		fprintf(stderr, "%d launch%s, ", tl->nr_launches, tl->nr_launches == 1 ? "" : "es");
 	fprintf(stderr, "%d TPipe%s, pipes", tl->nr_tpipes, tl->nr_tpipes == 1 ? "" : "s");
 	for (i = 0; i < tl->nr_tpipes; i++) {
 		for (l = 0; l < tl->tpipes[i].nr_lanes; l++) {
@@ -632,6 +634,12 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 	if (tl->nr_errors)
 		fprintf(stderr, ", %zu failed call%s", tl->nr_errors,
 			tl->nr_errors == 1 ? "" : "s");
+	if (tl->nr_cross_unmatched)
+		fprintf(stderr, ", %zu cross-core wait%s without its set (no arrow)",
+			tl->nr_cross_unmatched, tl->nr_cross_unmatched == 1 ? "" : "s");
+	if (tr->rec_malformed)
+		fprintf(stderr, ", %lu launch record%s lacking fields skipped", tr->rec_malformed,
+			tr->rec_malformed == 1 ? "" : "s");
 	if (tr->span_malformed || tl->nr_span_unmatched || tr->span_no_tpipe)
 		fprintf(stderr, ", span lines skipped: %lu malformed, %zu unmatched, %lu of no TPipe",
 			tr->span_malformed, tl->nr_span_unmatched, tr->span_no_tpipe);
