@@ -147,17 +147,21 @@ static int parse_launch_field(struct asc_rec *rec, const char *key, const char *
 	if (strcmp(key, "core") && strcmp(key, "flag") && strcmp(key, "mode") &&
 	    strcmp(key, "block_dim"))
 		return 1;
-	if (parse_u32(val, &n) || n > INT_MAX)
+	if (parse_u32(val, &n))
+		return 0;
+	if (!strcmp(key, "block_dim")) {
+		rec->block_dim = n;
+		return 0;
+	}
+	if (n > INT_MAX)
 		return 0;
 	if (!strcmp(key, "core")) {
 		rec->core = n;
 		has->core = true;
 	} else if (!strcmp(key, "flag")) {
 		rec->flag = n;
-	} else if (!strcmp(key, "mode")) {
-		rec->mode = n;
 	} else {
-		rec->block_dim = n;
+		rec->mode = n;
 	}
 	return 0;
 }

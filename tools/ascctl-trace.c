@@ -635,7 +635,7 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 		fprintf(stderr, ", %zu failed call%s", tl->nr_errors,
 			tl->nr_errors == 1 ? "" : "s");
 	if (tl->nr_cross_unmatched)
-		fprintf(stderr, ", %zu cross-core wait%s without its set (no arrow)",
+		fprintf(stderr, ", %zu cross-core wait%s with no set in the trace (no arrow)",
 			tl->nr_cross_unmatched, tl->nr_cross_unmatched == 1 ? "" : "s");
 	if (tr->rec_malformed)
 		fprintf(stderr, ", %lu launch record%s lacking fields skipped", tr->rec_malformed,
