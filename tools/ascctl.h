@@ -2,7 +2,8 @@
 /*
  * ascctl: what the parts of the tool share.
  *
- * ascctl.c          command line, load, unload, status, dump
+ * ascctl.c          command line, load, unload, status
+ * ascctl-dump.c     dump: the debugfs state of the TPipes, the launches
  * ascctl-trace.c    trace: tracefs instance (libtracefs), running COMMAND,
  *                   the outputs
  * ascctl-binary.c   trace: binary ring-buffer records to struct asc_rec by
@@ -194,6 +195,8 @@ int asc_rec_kind_from_name(const char *name, size_t len);
 int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec);
 void asc_trace_free(struct asc_trace *tr);
 int asc_trace_main(int argc, char **argv);
+int asc_dump_main(int argc, char **argv);
+int asc_dump_launches(char *text, FILE *out);
 
 int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 		     struct tep_record *record, struct asc_rec *rec);
