@@ -429,8 +429,6 @@ int asc_tl_add_flow(struct asc_timeline *tl, enum asc_tl_flow_kind kind, size_t 
 		tl->cap_flows = ncap;
 	}
 	tl->flows[tl->nr_flows++] = (struct asc_tl_flow){ .kind = kind, .set = set, .wait = wait };
-	tl->items[set].flow_out = tl->nr_flows;
-	tl->items[wait].flow_in = tl->nr_flows;
 	return 0;
 }
 

@@ -296,11 +296,6 @@ struct asc_tl_tpipe {
  * @unfinished: a wait still blocked when the trace stopped; a span whose
  *	end line is not in the trace (ended at the next begin on its lane or
  *	at the end of the trace).
- * @flow_out: for a set, the number of the (last) hand-off it starts (0:
- *	none); a cross-core set may start several.
- * @flow_in: for a wait, the number of the (last) hand-off that ended it
- *	(0: none); a cross-core wait may end several (one per set of the
- *	group whose count it took).
  */
 struct asc_tl_item {
 	enum asc_tl_kind kind;
@@ -311,8 +306,6 @@ struct asc_tl_item {
 	uint64_t start;
 	uint64_t end;
 	bool unfinished;
-	size_t flow_out;
-	size_t flow_in;
 };
 
 /**
