@@ -110,8 +110,7 @@ static int span_from_tep(struct tep_handle *tep, struct tep_event *event,
 	buf = print_buf(event, record, &len);
 	if (!buf)
 		return -1;
-	memset(rec, 0, sizeof(*rec));
-	rec->id = -1;
+	asc_rec_init(rec);
 	err = asc_span_parse(buf, len, rec);
 	if (err)
 		return err;
@@ -131,12 +130,14 @@ static int span_from_tep(struct tep_handle *tep, struct tep_event *event,
  * Return: 0; -1 when the record is neither one of the asc_event
  * tracepoints ascctl knows (with a tpipe field) nor a span line;
  * %ASC_PARSE_MALFORMED for a print event that starts as a span line but
- * is not one (see asc_span_parse()).
+ * is not one (see asc_span_parse()); %ASC_PARSE_MISSING for a record of
+ * a launch without a field it needs (see asc_rec_check_fields()).
  */
 int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 		     struct tep_record *record, struct asc_rec *rec)
 {
 	const size_t prefix = strlen("asc_event_");
+	bool has_tpipe, has_launch, has_core;
 	unsigned long long v;
 	unsigned int at_close = 0;
 	int kind;
@@ -149,15 +150,14 @@ int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 	kind = asc_rec_kind_from_name(event->name + prefix, strlen(event->name + prefix));
 	if (kind < 0)
 		return -1;
-	memset(rec, 0, sizeof(*rec));
+	asc_rec_init(rec);
 	rec->kind = kind;
 	rec->ts = record->ts;
 	rec->tid = tep_data_pid(tep, record);
 	snprintf(rec->comm, sizeof(rec->comm), "%s", tep_data_comm_from_pid(tep, rec->tid));
-	if (field_num(event, record, "tpipe", &v))
-		return -1;
-	rec->tpipe = v;
-	rec->id = -1;
+	has_tpipe = !field_num(event, record, "tpipe", &v);
+	if (has_tpipe)
+		rec->tpipe = v;
 	if (!field_num(event, record, "id", &v))
 		rec->id = v <= INT_MAX ? (int)v : -1;
 	field_s32(event, record, "ret", &rec->ret);
@@ -175,13 +175,30 @@ int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 		field_u32(event, record, "at_close", &at_close);
 		snprintf(rec->at, sizeof(rec->at), "%s", at_close ? "close" : "reset");
 	}
-	return 0;
+	has_launch = !field_num(event, record, "launch", &v);
+	if (has_launch)
+		rec->launch = v;
+	has_core = !field_num(event, record, "core", &v) && v <= INT_MAX;
+	if (has_core)
+		rec->core = v;
+	if (!field_num(event, record, "flag", &v) && v <= INT_MAX)
+		rec->flag = v;
+	if (!field_num(event, record, "mode", &v) && v <= INT_MAX)
+		rec->mode = v;
+	if (kind == ASC_REC_LAUNCH) {
+		field_u32(event, record, "kind", &rec->launch_kind);
+		field_u32(event, record, "block_dim", &rec->block_dim);
+	}
+	if (!field_num(event, record, "sync", &v))
+		rec->sync = v;
+	return asc_rec_check_fields(rec, has_tpipe, has_launch, has_core);
 }
 
 /**
  * asc_trace_add_tep() - add a ring buffer record to a trace, if it is one.
  * @tr: the trace: the record is added, or counted in @tr->skipped (not
- *	ours) or @tr->span_malformed (a broken span line).
+ *	ours), @tr->span_malformed (a broken span line) or @tr->rec_malformed
+ *	(a record of a launch lacking a field).
  * @tep: the event formats and the comms of the trace.
  * @event: the record's event.
  * @record: the record.
@@ -198,6 +215,9 @@ int asc_trace_add_tep(struct asc_trace *tr, struct tep_handle *tep, struct tep_e
 		break;
 	case ASC_PARSE_MALFORMED:
 		tr->span_malformed++;
+		return 0;
+	case ASC_PARSE_MISSING:
+		tr->rec_malformed++;
 		return 0;
 	default:
 		tr->skipped++;

@@ -5,7 +5,9 @@
  * {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}, the
  * JSON object format of the Trace Event Format, which ui.perfetto.dev and
  * chrome://tracing open.  Each TPipe is a process (pid = its serial number,
- * process_name "TPipe <n> (<comm>)"), each of its lanes a thread
+ * process_name "TPipe <n> (<comm>)", or "launch <l> core <c> (AIV <b>):
+ * TPipe <n> (<comm>)" for a core of a launch, sorted in the timeline's
+ * order: a launch's cores together), each of its lanes a thread
  * (tid = ASC_TL_MAX_LANES * k + l + 1 for lane l of the k-th TPipe of the
  * trace: unique in the whole file, as viewers key threads by tid; thread_name
  * the pipe or "unbound"; sort indexes keep the data path order).  Waits are complete events ("X")
@@ -61,18 +63,21 @@ static uint64_t lane_tid(int tpipe, int lane)
 
 static void json_metadata(FILE *f, const struct asc_timeline *tl, bool *first)
 {
-	char name[64];
-	int i, l;
+	char name[128], core[64];
+	int k, i, l;
 
-	for (i = 0; i < tl->nr_tpipes; i++) {
-		const struct asc_tl_tpipe *tp = &tl->tpipes[i];
+	for (k = 0; k < tl->nr_tpipes; k++) {
+		const struct asc_tl_tpipe *tp = &tl->tpipes[tl->order[k]];
 
-		snprintf(name, sizeof(name), "TPipe %" PRIu32 " (%s)", tp->serial, tp->comm);
+		i = tl->order[k];
+		asc_tl_core_name(tl, i, core, sizeof(core));
+		snprintf(name, sizeof(name), "%s%sTPipe %" PRIu32 " (%s)", core, core[0] ? ": " : "",
+			 tp->serial, tp->comm);
 		fprintf(f, "%s\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu32
 			",\"tid\":0,\"args\":{\"name\":", *first ? "" : ",", tp->serial);
 		json_string(f, name);
 		fprintf(f, "}},\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%" PRIu32
-			",\"tid\":0,\"args\":{\"sort_index\":%d}}", tp->serial, i);
+			",\"tid\":0,\"args\":{\"sort_index\":%d}}", tp->serial, k);
 		*first = false;
 		for (l = 0; l < tp->nr_lanes; l++) {
 			uint64_t tid = lane_tid(i, l);
@@ -88,6 +93,35 @@ static void json_metadata(FILE *f, const struct asc_timeline *tl, bool *first)
 	}
 }
 
+/* The args of a record of a core of a launch. */
+static void json_launch_args(FILE *f, const struct asc_tl_item *it)
+{
+	const struct asc_rec *r = it->rec;
+
+	fprintf(f, "\"launch\":%" PRIu32 ",\"core\":%d", r->launch, r->core);
+	if (r->kind == ASC_REC_JOIN || r->kind == ASC_REC_LEAVE)
+		return;
+	fputs(",\"pipe\":", f);
+	json_string(f, r->pipe);
+	if (r->kind == ASC_REC_CROSS_DEADLOCK) {
+		fprintf(f, ",\"wait\":\"%s\"", r->sync ? "sync_all" : "cross");
+		if (!r->sync)
+			fprintf(f, ",\"flag\":%d", r->flag);
+		return;
+	}
+	if (r->kind != ASC_REC_SYNC_ALL)
+		fprintf(f, ",\"flag\":%d", r->flag);
+	if (r->kind == ASC_REC_CROSS_SET)
+		fprintf(f, ",\"mode\":%d", r->mode);
+	fprintf(f, ",\"ret\":%d", r->ret);
+	if (r->ret) {
+		fputs(",\"error\":", f);
+		json_string(f, asc_errno_name(r->ret));
+	}
+	if (it->kind == ASC_TL_WAIT)
+		fprintf(f, ",\"waited_ns\":%" PRIu64, r->waited_ns);
+}
+
 static void json_args(FILE *f, const struct asc_tl_item *it)
 {
 	const struct asc_rec *r = it->rec;
@@ -95,6 +129,14 @@ static void json_args(FILE *f, const struct asc_tl_item *it)
 
 	fputs(",\"args\":{", f);
 	switch (r->kind) {
+	case ASC_REC_JOIN:
+	case ASC_REC_LEAVE:
+	case ASC_REC_CROSS_SET:
+	case ASC_REC_CROSS_WAIT:
+	case ASC_REC_SYNC_ALL:
+	case ASC_REC_CROSS_DEADLOCK:
+		json_launch_args(f, it);
+		break;
 	case ASC_REC_RESET:
 		fprintf(f, "\"ids_held\":%u,\"flags_pending\":%u", r->ids, r->flags);
 		break;
@@ -184,21 +226,38 @@ static void json_span(FILE *f, const struct asc_timeline *tl, const struct asc_t
 	fputs("}}", f);
 }
 
-/* The flow of hand-off @n, right after the item it starts or ends. */
-static void json_flow(FILE *f, const struct asc_timeline *tl, const struct asc_tl_item *it,
-		      size_t n, bool start)
+/* Where a flow leaves an item: a point, or 1 ns before the end of a wait. */
+static uint64_t flow_from(const struct asc_tl_item *it)
 {
+	return it->kind == ASC_TL_WAIT && it->end > it->start ? it->end - 1 : it->start;
+}
+
+/* Hand-off @n: "s" on the item it starts from, "f" on the wait it ends. */
+static void json_flow(FILE *f, const struct asc_timeline *tl, size_t n)
+{
+	static const char *const names[] = {
+		[ASC_TL_FLOW_FLAG] = "flag",
+		[ASC_TL_FLOW_CROSS] = "cross",
+		[ASC_TL_FLOW_SYNC] = "sync_all",
+	};
 	const struct asc_tl_flow *fl = &tl->flows[n - 1];
 	const struct asc_tl_item *set = &tl->items[fl->set], *wait = &tl->items[fl->wait];
+	uint64_t from = flow_from(set);
+	int end;
 
-	if (set->start >= wait->end)
+	if (from >= wait->end)
 		return;
-	fprintf(f, ",\n{\"name\":\"flag\",\"cat\":\"flag\",\"ph\":\"%s\",\"id\":%zu,"
-		"\"pid\":%" PRIu32 ",\"tid\":%" PRIu64 ",\"ts\":", start ? "s" : "f\",\"bp\":\"e",
-		n, tl->tpipes[it->tpipe].serial, lane_tid(it->tpipe, it->lane));
-	/* The end goes just inside the wait it binds to, still after the set. */
-	json_us(f, start ? it->start : it->end - 1 > set->start ? it->end - 1 : it->end);
-	fputs("}", f);
+	for (end = 0; end < 2; end++) {
+		const struct asc_tl_item *it = end ? wait : set;
+
+		fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"%s\",\"id\":%zu,"
+			"\"pid\":%" PRIu32 ",\"tid\":%" PRIu64 ",\"ts\":", names[fl->kind],
+			names[fl->kind], end ? "f\",\"bp\":\"e" : "s", n,
+			tl->tpipes[it->tpipe].serial, lane_tid(it->tpipe, it->lane));
+		/* The end goes just inside the wait it binds to, still after the start. */
+		json_us(f, end ? (it->end - 1 > from ? it->end - 1 : it->end) : from);
+		fputs("}", f);
+	}
 }
 
 /**
@@ -228,19 +287,19 @@ int asc_json_write(FILE *f, const struct asc_timeline *tl)
 			continue;
 		}
 		json_item(f, tl, it);
-		if (it->flow_out)
-			json_flow(f, tl, it, it->flow_out, true);
-		if (it->flow_in)
-			json_flow(f, tl, it, it->flow_in, false);
 	}
+	for (i = 1; i <= tl->nr_flows; i++)
+		json_flow(f, tl, i);
 	fputs("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"tool\":\"ascctl trace\","
 	      "\"trace_clock\":\"mono\",\"t0_ns\":", f);
 	fprintf(f, "%" PRIu64 ",\"command\":", tl->t0);
 	json_string(f, tl->trace->command ? tl->trace->command : "");
 	fprintf(f, ",\"records\":%zu,\"lost_events\":%llu,\"spans\":%zu,\"span_lines\":%lu,"
 		"\"span_lines_malformed\":%lu,\"span_ends_unmatched\":%zu,"
-		"\"span_lines_no_tpipe\":%lu}}\n", tl->trace->nr_recs - tl->trace->span_lines,
+		"\"span_lines_no_tpipe\":%lu,\"launches\":%d,\"cross_waits_unmatched\":%zu,"
+		"\"records_malformed\":%lu}}\n", tl->trace->nr_recs - tl->trace->span_lines,
 		tl->trace->lost, tl->nr_spans, tl->trace->span_lines, tl->trace->span_malformed,
-		tl->nr_span_unmatched, tl->trace->span_no_tpipe);
+		tl->nr_span_unmatched, tl->trace->span_no_tpipe, tl->nr_launches,
+		tl->nr_cross_unmatched, tl->trace->rec_malformed);
 	return ferror(f) ? -1 : 0;
 }

@@ -5,12 +5,17 @@
  * Layout, top to bottom: a title (the command) and a line of totals, the
  * time axis (ticks of 1, 2 or 5 times a power of ten, labelled in ns, us,
  * ms or s), then per TPipe a header and one lane per pipe, labelled on the
- * left, and a legend.  In a lane a wait is a bar from its start to its end,
+ * left, and a legend.  The TPipes of a launch come together, by core,
+ * under a header naming the launch, each headed with its core ("launch 1
+ * core 2 (AIV 1): TPipe 5 (comm)").  In a lane a wait is a bar from its start to its end,
  * a set a triangle at the top, an alloc, fetch or release a dot at the
  * bottom, a deadlock report a dark cross; resets (grey) and leak reports
  * (red) are dashed vertical lines across the TPipe.  Failed calls are red,
  * waits that timed out orange; hand-offs are thin arrows from a set to the
- * end of the wait it satisfied.  The work items of libasc's core runtime
+ * end of the wait it satisfied: green within a TPipe, orange from a
+ * cross-core set (an orange triangle) to a cross-core wait on another
+ * core, teal from the last core to reach SyncAll (teal bars) to each core
+ * it released.  The work items of libasc's core runtime
  * are lavender spans under the wait bars, named inside when the name fits,
  * dashed when their end is not in the trace.  Every mark has a <title>, the
  * tooltip a browser shows.  Only generic font families are named: nothing
@@ -45,6 +50,9 @@
 #define COLOR_DEADLOCK	"#67000d"
 #define COLOR_SPAN	"#dadaeb"
 #define COLOR_SPAN_EDGE	"#756bb1"
+#define COLOR_CROSS	"#e6550d"
+#define COLOR_SYNC	"#1b9e77"
+#define COLOR_SYNC_BAR	"#99d8c9"
 /* Width of a character of a span's label, font-size 9, roughly. */
 #define SPAN_CHAR_W	5.5
 #define FONT		"font-family=\"sans-serif\""
@@ -54,12 +62,14 @@
  * @f: the output.
  * @tl: the timeline.
  * @span: ns shown across the plot (at least 1).
+ * @launch_y: per launch, y of its header's baseline.
  * @lane_y: per TPipe, y of its first lane.
  */
 struct svg_ctx {
 	FILE *f;
 	const struct asc_timeline *tl;
 	uint64_t span;
+	int *launch_y;
 	int lane_y[];
 };
 
@@ -205,15 +215,31 @@ static void svg_axis(const struct svg_ctx *c, int bottom)
 static void svg_lanes(const struct svg_ctx *c)
 {
 	const struct asc_timeline *tl = c->tl;
-	int i, l, y;
+	char core[64], launch[96];
+	int k, i, l, y;
 
-	for (i = 0; i < tl->nr_tpipes; i++) {
-		const struct asc_tl_tpipe *tp = &tl->tpipes[i];
+	for (i = 0; i < tl->nr_launches; i++) {
+		if (c->launch_y[i] < 0)
+			continue;
+		asc_tl_launch_name(tl, i, launch, sizeof(launch));
+		fprintf(c->f, "<text x=\"4\" y=\"%d\" " FONT " font-size=\"14\" "
+			"font-weight=\"bold\" fill=\"%s\">", c->launch_y[i], COLOR_CROSS);
+		svg_text(c->f, launch);
+		fputs("</text>\n", c->f);
+	}
+	for (k = 0; k < tl->nr_tpipes; k++) {
+		const struct asc_tl_tpipe *tp = &tl->tpipes[tl->order[k]];
 
+		i = tl->order[k];
 		y = c->lane_y[i];
+		asc_tl_core_name(tl, i, core, sizeof(core));
 		fprintf(c->f, "<text x=\"%d\" y=\"%d\" " FONT " font-size=\"13\" "
-			"font-weight=\"bold\" fill=\"#222\">TPipe %" PRIu32 " (", 8, y - 7,
-			tp->serial);
+			"font-weight=\"bold\" fill=\"#222\">", core[0] ? 16 : 8, y - 7);
+		if (core[0]) {
+			svg_text(c->f, core);
+			fputs(": ", c->f);
+		}
+		fprintf(c->f, "TPipe %" PRIu32 " (", tp->serial);
 		svg_text(c->f, tp->comm);
 		fputs(")</text>\n", c->f);
 		for (l = 0; l < tp->nr_lanes; l++, y += SVG_LANE) {
@@ -270,6 +296,8 @@ static void svg_wait(const struct svg_ctx *c, const struct asc_tl_item *it)
 		fill = COLOR_ERROR;
 	else if (it->rec->ret == -ETIMEDOUT)
 		fill = COLOR_TIMEOUT;
+	else if (it->rec->kind == ASC_REC_SYNC_ALL)
+		fill = COLOR_SYNC_BAR;
 	fprintf(c->f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"12\" fill=\"%s\"%s>",
 		x, svg_y(c, it) + 10, w < 1 ? 1 : w, fill,
 		it->unfinished ? " fill-opacity=\"0.5\" stroke=\"" COLOR_ERROR
@@ -286,11 +314,13 @@ static void svg_instant(const struct svg_ctx *c, const struct asc_tl_item *it)
 
 	switch (it->rec->kind) {
 	case ASC_REC_SET:
+	case ASC_REC_CROSS_SET:
 		fprintf(c->f, "<path d=\"M%.2f %dl-4 -7h8z\" fill=\"%s\"%s>", x, y + 9,
-			failed ? COLOR_ERROR : COLOR_SET,
+			failed ? COLOR_ERROR : it->rec->kind == ASC_REC_SET ? COLOR_SET : COLOR_CROSS,
 			failed ? " stroke=\"" COLOR_ERROR "\" stroke-width=\"2\"" : "");
 		break;
 	case ASC_REC_DEADLOCK:
+	case ASC_REC_CROSS_DEADLOCK:
 		fprintf(c->f, "<path d=\"M%.2f %dl12 12m0 -12l-12 12\" stroke=\"%s\" "
 			"stroke-width=\"3\">", x - 6, y + 9, COLOR_DEADLOCK);
 		break;
@@ -300,8 +330,17 @@ static void svg_instant(const struct svg_ctx *c, const struct asc_tl_item *it)
 		break;
 	}
 	svg_title(c, it);
-	fputs(it->rec->kind == ASC_REC_SET || it->rec->kind == ASC_REC_DEADLOCK ?
-	      "</path>\n" : "</circle>\n", c->f);
+	switch (it->rec->kind) {
+	case ASC_REC_SET:
+	case ASC_REC_CROSS_SET:
+	case ASC_REC_DEADLOCK:
+	case ASC_REC_CROSS_DEADLOCK:
+		fputs("</path>\n", c->f);
+		break;
+	default:
+		fputs("</circle>\n", c->f);
+		break;
+	}
 }
 
 static void svg_tpipe_mark(const struct svg_ctx *c, const struct asc_tl_item *it)
@@ -321,18 +360,29 @@ static void svg_tpipe_mark(const struct svg_ctx *c, const struct asc_tl_item *it
 
 static void svg_flows(const struct svg_ctx *c)
 {
+	static const struct {
+		const char *color;
+		const char *marker;
+		const char *width;
+	} look[] = {
+		[ASC_TL_FLOW_FLAG] = { COLOR_FLOW, "arrow", "0.8" },
+		[ASC_TL_FLOW_CROSS] = { COLOR_CROSS, "arrow-cross", "1.2" },
+		[ASC_TL_FLOW_SYNC] = { COLOR_SYNC, "arrow-sync", "1.2" },
+	};
 	const struct asc_timeline *tl = c->tl;
 	size_t i;
 
-	fprintf(c->f, "<g stroke=\"%s\" stroke-width=\"0.8\" stroke-opacity=\"0.55\" "
-		"fill=\"none\" marker-end=\"url(#arrow)\">\n", COLOR_FLOW);
+	fputs("<g stroke-opacity=\"0.7\" fill=\"none\">\n", c->f);
 	for (i = 0; i < tl->nr_flows; i++) {
-		const struct asc_tl_item *set = &tl->items[tl->flows[i].set];
-		const struct asc_tl_item *wait = &tl->items[tl->flows[i].wait];
+		const struct asc_tl_flow *fl = &tl->flows[i];
+		const struct asc_tl_item *set = &tl->items[fl->set];
+		const struct asc_tl_item *wait = &tl->items[fl->wait];
 
-		fprintf(c->f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\"/>\n",
-			svg_x(c, set->start), svg_y(c, set) + 6, svg_x(c, wait->end),
-			svg_y(c, wait) + 16);
+		fprintf(c->f, "<line class=\"%s\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" "
+			"stroke=\"%s\" stroke-width=\"%s\" marker-end=\"url(#%s)\"/>\n",
+			look[fl->kind].marker, svg_x(c, set->end), svg_y(c, set) + 6,
+			svg_x(c, wait->end), svg_y(c, wait) + 16, look[fl->kind].color,
+			look[fl->kind].width, look[fl->kind].marker);
 	}
 	fputs("</g>\n", c->f);
 }
@@ -352,6 +402,13 @@ static void svg_legend(const struct svg_ctx *c, int y)
 		{ "<path d=\"M11 1l-4 -7h8z\" fill=\"" COLOR_SET "\"/>", "set_flag" },
 		{ "<line x1=\"0\" y1=\"-4\" x2=\"20\" y2=\"-4\" stroke=\"" COLOR_FLOW
 		  "\" marker-end=\"url(#arrow)\"/>", "set -> wait it satisfied" },
+		{ "<path d=\"M11 1l-4 -7h8z\" fill=\"" COLOR_CROSS "\"/>", "cross-core set" },
+		{ "<line x1=\"0\" y1=\"-4\" x2=\"20\" y2=\"-4\" stroke=\"" COLOR_CROSS
+		  "\" marker-end=\"url(#arrow-cross)\"/>", "cross-core set -> wait" },
+		{ "<rect x=\"0\" y=\"-9\" width=\"22\" height=\"10\" fill=\"" COLOR_SYNC_BAR
+		  "\"/>", "SyncAll" },
+		{ "<line x1=\"0\" y1=\"-4\" x2=\"20\" y2=\"-4\" stroke=\"" COLOR_SYNC
+		  "\" marker-end=\"url(#arrow-sync)\"/>", "last to SyncAll -> released" },
 		{ "<circle cx=\"11\" cy=\"-4\" r=\"2.5\" fill=\"" COLOR_ID "\"/>",
 		  "alloc / fetch / release" },
 		{ "<rect x=\"0\" y=\"-9\" width=\"22\" height=\"10\" fill=\"" COLOR_ERROR "\"/>",
@@ -396,24 +453,43 @@ int asc_svg_write(FILE *f, const struct asc_timeline *tl)
 	c = calloc(1, sizeof(*c) + (tl->nr_tpipes + 1) * sizeof(c->lane_y[0]));
 	if (!c)
 		return -1;
+	c->launch_y = malloc((tl->nr_launches + 1) * sizeof(*c->launch_y));
+	if (!c->launch_y) {
+		free(c);
+		return -1;
+	}
 	c->f = f;
 	c->tl = tl;
 	c->span = tl->span ? tl->span : 1;
-	for (i = 0; i < tl->nr_tpipes; i++) {
-		c->lane_y[i] = y;
-		y += (tl->tpipes[i].nr_lanes ? tl->tpipes[i].nr_lanes : 1) * SVG_LANE +
-		     SVG_GAP + SVG_HEADER;
+	for (i = 0; i < tl->nr_launches; i++)
+		c->launch_y[i] = -1;
+	for (k = 0; k < (size_t)tl->nr_tpipes; k++) {
+		const struct asc_tl_tpipe *tp = &tl->tpipes[tl->order[k]];
+
+		/* A launch's header before its first core. */
+		if (tp->launch >= 0 && c->launch_y[tp->launch] < 0) {
+			c->launch_y[tp->launch] = y - 7;
+			y += SVG_HEADER;
+		}
+		c->lane_y[tl->order[k]] = y;
+		y += (tp->nr_lanes ? tp->nr_lanes : 1) * SVG_LANE + SVG_GAP + SVG_HEADER;
 	}
-	height = y + 64;
+	height = y + 84;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\">\n"
 		"<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
 		"markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
+		"<path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/></marker>"
+		"<marker id=\"arrow-cross\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+		"markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
+		"<path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/></marker>"
+		"<marker id=\"arrow-sync\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+		"markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
 		"<path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/></marker></defs>\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n",
-		SVG_WIDTH, height, SVG_WIDTH, height, COLOR_FLOW);
+		SVG_WIDTH, height, SVG_WIDTH, height, COLOR_FLOW, COLOR_CROSS, COLOR_SYNC);
 	fmt_time(span, sizeof(span), tl->span);
 	fprintf(f, "<text x=\"8\" y=\"24\" " FONT " font-size=\"16\" font-weight=\"bold\" "
 		"fill=\"#222\">asc_event timeline: ");
@@ -441,6 +517,7 @@ int asc_svg_write(FILE *f, const struct asc_timeline *tl)
 	}
 	svg_legend(c, y + 8);
 	fputs("</svg>\n", f);
+	free(c->launch_y);
 	free(c);
 	return ferror(f) ? -1 : 0;
 }

@@ -98,11 +98,80 @@ static int parse_long(const char *v, long min, long max, long *out)
 	return 0;
 }
 
+/**
+ * struct line_fields - which of the fields that place a record a line had.
+ * @tpipe: tpipe=.
+ * @launch: launch=.
+ * @core: core=.
+ */
+struct line_fields {
+	bool tpipe;
+	bool launch;
+	bool core;
+};
+
+/* A u32 field: tpipe, launch; 0 or -1 when it is not a number that fits. */
+static int parse_u32(const char *val, uint32_t *out)
+{
+	long n;
+
+	if (!all_digits(val, val + strlen(val)) || parse_long(val, 0, UINT32_MAX, &n))
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* The fields of the launch records; 1 when @key is none of them. */
+static int parse_launch_field(struct asc_rec *rec, const char *key, const char *val,
+			      struct line_fields *has)
+{
+	static const char *const kinds[] = { "aiv", "aic", "mix" };
+	uint32_t n;
+	size_t k;
+
+	if (!strcmp(key, "launch")) {
+		/* Not a number: as if missing, which is reported. */
+		has->launch = !parse_u32(val, &rec->launch);
+		return 0;
+	}
+	if (!strcmp(key, "kind")) {
+		for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+			if (!strcmp(val, kinds[k]))
+				rec->launch_kind = k + 1;
+		return 0;
+	}
+	if (!strcmp(key, "wait")) {
+		rec->sync = !strcmp(val, "sync_all");
+		return 0;
+	}
+	if (strcmp(key, "core") && strcmp(key, "flag") && strcmp(key, "mode") &&
+	    strcmp(key, "block_dim"))
+		return 1;
+	if (parse_u32(val, &n))
+		return 0;
+	if (!strcmp(key, "block_dim")) {
+		rec->block_dim = n;
+		return 0;
+	}
+	if (n > INT_MAX)
+		return 0;
+	if (!strcmp(key, "core")) {
+		rec->core = n;
+		has->core = true;
+	} else if (!strcmp(key, "flag")) {
+		rec->flag = n;
+	} else {
+		rec->mode = n;
+	}
+	return 0;
+}
+
 static int parse_field(struct asc_rec *rec, const char *key, const char *v, size_t vlen,
-		       bool *has_tpipe)
+		       struct line_fields *has)
 {
 	char val[32];
 	long n;
+	int err;
 
 	copy_name(val, sizeof(val), v, vlen);
 	if (!strcmp(key, "pipe")) {
@@ -125,12 +194,14 @@ static int parse_field(struct asc_rec *rec, const char *key, const char *v, size
 		return errno || end == val || *end || val[0] == '-' ? -1 : 0;
 	}
 	if (!strcmp(key, "tpipe")) {
-		if (!all_digits(val, val + strlen(val)) || parse_long(val, 0, UINT32_MAX, &n))
+		if (parse_u32(val, &rec->tpipe))
 			return -1;
-		rec->tpipe = n;
-		*has_tpipe = true;
+		has->tpipe = true;
 		return 0;
 	}
+	err = parse_launch_field(rec, key, val, has);
+	if (err <= 0)
+		return err;
 	if (parse_long(val, INT_MIN, INT_MAX, &n))
 		return 0;
 	if (!strcmp(key, "id"))
@@ -185,14 +256,15 @@ static const char *token(const char **p, size_t *len)
  * Return: 0; -1 when the line is neither an asc_event record nor a span
  * line (a comment, a lost-events note, another event or marker, or
  * malformed); %ASC_PARSE_MALFORMED for a marker that starts as a span
- * line but is not one; %ASC_PARSE_OVERFLOW when it is a record or a
+ * line but is not one; %ASC_PARSE_MISSING for a record of a launch
+ * without a field it needs (asc_rec_check_fields()); %ASC_PARSE_OVERFLOW when it is a record or a
  * marker whose timestamp does not fit in 64-bit nanoseconds.
  */
 int asc_parse_trace_line(const char *line, struct asc_rec *rec)
 {
 	const char *cpu, *task, *task_end, *dash, *p, *tok, *ts = NULL;
 	const size_t prefix = strlen("asc_event_");
-	bool has_tpipe = false;
+	struct line_fields has = { };
 	char key[ASC_NAME_MAX];
 	size_t len, i;
 	int kind, err;
@@ -203,8 +275,7 @@ int asc_parse_trace_line(const char *line, struct asc_rec *rec)
 	cpu = cpu_column(line);
 	if (!cpu)
 		return -1;
-	memset(rec, 0, sizeof(*rec));
-	rec->id = -1;
+	asc_rec_init(rec);
 
 	/* <comm>-<tid>, right-aligned before the CPU column. */
 	for (task = line; task < cpu && *task == ' '; task++)
@@ -267,10 +338,10 @@ int asc_parse_trace_line(const char *line, struct asc_rec *rec)
 		if (!eq || eq == tok)
 			continue;
 		copy_name(key, sizeof(key), tok, eq - tok);
-		if (parse_field(rec, key, eq + 1, tok + len - eq - 1, &has_tpipe))
+		if (parse_field(rec, key, eq + 1, tok + len - eq - 1, &has))
 			return -1;
 	}
-	return has_tpipe ? 0 : -1;
+	return asc_rec_check_fields(rec, has.tpipe, has.launch, has.core);
 }
 
 /**
@@ -278,7 +349,9 @@ int asc_parse_trace_line(const char *line, struct asc_rec *rec)
  * @path: the file.
  * @tr: the records and span lines are added here; lost-events notes
  *	("CPU:1 [LOST 3 EVENTS]") count in @tr->lost, malformed span lines
- *	in @tr->span_malformed, other lines but comments in @tr->skipped.
+ *	in @tr->span_malformed, launch records lacking a field in
+ *	@tr->rec_malformed (each named on stderr), other lines but comments
+ *	in @tr->skipped.
  *
  * Return: 0, or -1 (said on stderr) when the file cannot be read, memory
  * runs out or a timestamp does not fit in 64-bit nanoseconds.
@@ -310,6 +383,11 @@ int asc_read_text_trace(const char *path, struct asc_trace *tr)
 			}
 		} else if (err == ASC_PARSE_MALFORMED) {
 			tr->span_malformed++;
+		} else if (err == ASC_PARSE_MISSING) {
+			fprintf(stderr, "%s: trace: %s:%lu: a launch record without its %s: skipped\n",
+				ascctl_prog, path, lineno, rec.kind == ASC_REC_LAUNCH ?
+				"launch, kind or block_dim" : "tpipe, launch or core");
+			tr->rec_malformed++;
 		} else if (err == ASC_PARSE_OVERFLOW) {
 			fprintf(stderr,
 				"%s: trace: %s:%lu: the timestamp does not fit in 64-bit nanoseconds (at most 18446744073.709551615 s)\n",

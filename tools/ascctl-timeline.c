@@ -11,6 +11,12 @@
  * fetches, releases and deadlock reports are points on their lane; resets
  * and leak reports are points for the whole TPipe.
  *
+ * The records of multi-core launches (ascctl-launch.c places the TPipes
+ * in their launches): a cross-core wait or SyncAll is one record, at its
+ * end, and becomes a wait from waited_ns before it; a cross-core set and
+ * a cross-core deadlock report are points on their lane, a join or leave
+ * a point for the whole TPipe; the launch record itself is no item.
+ *
  * Spans: the work items libasc's core runtime ran, from the begin line to
  * the end line of the same item (n) on the same lane (a pipe runs one item
  * at a time).  A begin whose end is not in the trace is closed,
@@ -86,7 +92,6 @@ struct open_wait {
  * @open_span: per TPipe and lane (ASC_TL_MAX_LANES * TPipe + lane), the
  *	record of the span begun and not ended, or -1.
  * @cap_items: room in tl->items.
- * @cap_flows: room in tl->flows.
  */
 struct tl_builder {
 	struct asc_timeline *tl;
@@ -98,7 +103,6 @@ struct tl_builder {
 	size_t nr_open;
 	long *open_span;
 	size_t cap_items;
-	size_t cap_flows;
 };
 
 /**
@@ -145,9 +149,12 @@ bool asc_tl_item_failed(const struct asc_tl_item *it)
 		return false;
 	switch (it->rec->kind) {
 	case ASC_REC_DEADLOCK:
+	case ASC_REC_CROSS_DEADLOCK:
 	case ASC_REC_LEAK:
 		return true;
 	case ASC_REC_RESET:
+	case ASC_REC_JOIN:
+	case ASC_REC_LEAVE:
 		return false;
 	default:
 		break;
@@ -164,7 +171,9 @@ bool asc_tl_item_failed(const struct asc_tl_item *it)
  * @size: size of @buf.
  *
  * "set V_MTE3:0", "wait MTE2_V:1 ETIMEDOUT", "reset", "leak at close",
- * "deadlock: waits V_MTE3:0"...; a span's name, "copy_in".
+ * "deadlock: waits V_MTE3:0"...; a span's name, "copy_in"; for launches
+ * "cross_set 1 mode 2", "cross_wait 1", "sync_all", "join launch 1 core 2",
+ * "leave launch 1 core 2", "deadlock: waits cross 1".
  *
  * Return: what snprintf() returns.
  */
@@ -181,6 +190,22 @@ int asc_tl_item_title(const struct asc_tl_item *it, char *buf, size_t size)
 		return snprintf(buf, size, "leak at %s", r->at[0] ? r->at : "?");
 	case ASC_REC_DEADLOCK:
 		return snprintf(buf, size, "deadlock: waits %s:%d", r->event, r->id);
+	case ASC_REC_JOIN:
+	case ASC_REC_LEAVE:
+		return snprintf(buf, size, "%s launch %u core %d", asc_rec_kind_name(r->kind),
+				r->launch, r->core);
+	case ASC_REC_CROSS_DEADLOCK:
+		return r->sync ? snprintf(buf, size, "deadlock: waits sync_all") :
+		       snprintf(buf, size, "deadlock: waits cross %d", r->flag);
+	case ASC_REC_CROSS_SET:
+		return snprintf(buf, size, "cross_set %d mode %d%s%s", r->flag, r->mode,
+				r->ret ? " " : "", r->ret ? asc_errno_name(r->ret) : "");
+	case ASC_REC_CROSS_WAIT:
+		return snprintf(buf, size, "cross_wait %d%s%s", r->flag, r->ret ? " " : "",
+				r->ret ? asc_errno_name(r->ret) : "");
+	case ASC_REC_SYNC_ALL:
+		return snprintf(buf, size, "sync_all%s%s", r->ret ? " " : "",
+				r->ret ? asc_errno_name(r->ret) : "");
 	case ASC_REC_WAIT_START:
 		return snprintf(buf, size, "wait %s:%d unfinished", r->event, r->id);
 	case ASC_REC_WAIT_END:
@@ -209,7 +234,16 @@ static bool rec_is_span(const struct asc_rec *r)
 
 static bool rec_has_lane(const struct asc_rec *r)
 {
-	return r->kind != ASC_REC_RESET && r->kind != ASC_REC_LEAK;
+	switch (r->kind) {
+	case ASC_REC_RESET:
+	case ASC_REC_LEAK:
+	case ASC_REC_LAUNCH:
+	case ASC_REC_JOIN:
+	case ASC_REC_LEAVE:
+		return false;
+	default:
+		return true;
+	}
 }
 
 static int find_tpipe(const struct asc_timeline *tl, uint32_t serial)
@@ -264,7 +298,8 @@ static int collect_tpipes(struct asc_timeline *tl)
 	if (!serials)
 		return -1;
 	for (r = 0; r < tr->nr_recs; r++)
-		serials[n++] = tr->recs[r].tpipe;
+		if (tr->recs[r].kind != ASC_REC_LAUNCH)
+			serials[n++] = tr->recs[r].tpipe;
 	qsort(serials, n, sizeof(*serials), cmp_u32);
 	tl->tpipes = calloc(n + 1, sizeof(*tl->tpipes));
 	if (!tl->tpipes) {
@@ -278,10 +313,13 @@ static int collect_tpipes(struct asc_timeline *tl)
 
 	for (r = 0; r < tr->nr_recs; r++) {
 		const struct asc_rec *rec = &tr->recs[r];
-		struct asc_tl_tpipe *tp = &tl->tpipes[find_tpipe(tl, rec->tpipe)];
+		struct asc_tl_tpipe *tp;
 		const char *name = rec->pipe[0] ? rec->pipe : "-";
 		struct asc_tl_lane *lane;
 
+		if (rec->kind == ASC_REC_LAUNCH)
+			continue;
+		tp = &tl->tpipes[find_tpipe(tl, rec->tpipe)];
 		/* Span lines are placed on TPipes that records have. */
 		if (!tp->comm[0] && !rec_is_span(rec))
 			snprintf(tp->comm, sizeof(tp->comm), "%s", rec->comm);
@@ -369,22 +407,28 @@ static struct flag_state *flag_of(struct tl_builder *b, const struct asc_rec *re
 	return fs;
 }
 
-static int add_flow(struct tl_builder *b, long set, long wait)
+/**
+ * asc_tl_add_flow() - add a hand-off to a timeline.
+ * @tl: the timeline.
+ * @kind: what it is.
+ * @set: index of the item it starts from.
+ * @wait: index of the wait it ends.
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int asc_tl_add_flow(struct asc_timeline *tl, enum asc_tl_flow_kind kind, size_t set,
+		    size_t wait)
 {
-	struct asc_timeline *tl = b->tl;
-
-	if (tl->nr_flows == b->cap_flows) {
-		size_t ncap = b->cap_flows ? 2 * b->cap_flows : 256;
+	if (tl->nr_flows == tl->cap_flows) {
+		size_t ncap = tl->cap_flows ? 2 * tl->cap_flows : 256;
 		struct asc_tl_flow *n = realloc(tl->flows, ncap * sizeof(*n));
 
 		if (!n)
 			return -1;
 		tl->flows = n;
-		b->cap_flows = ncap;
+		tl->cap_flows = ncap;
 	}
-	tl->flows[tl->nr_flows++] = (struct asc_tl_flow){ .set = set, .wait = wait };
-	tl->items[set].flow_out = tl->nr_flows;
-	tl->items[wait].flow_in = tl->nr_flows;
+	tl->flows[tl->nr_flows++] = (struct asc_tl_flow){ .kind = kind, .set = set, .wait = wait };
 	return 0;
 }
 
@@ -403,7 +447,7 @@ static int match_set(struct tl_builder *b, long item)
 		long wait = fs->wait;
 
 		fs->wait = -1;
-		return add_flow(b, item, wait);
+		return asc_tl_add_flow(b->tl, ASC_TL_FLOW_FLAG, item, wait);
 	}
 	fs->set = item;
 	return 0;
@@ -419,7 +463,7 @@ static int match_wait(struct tl_builder *b, long item)
 		long set = fs->set;
 
 		fs->set = -1;
-		return add_flow(b, set, item);
+		return asc_tl_add_flow(b->tl, ASC_TL_FLOW_FLAG, set, item);
 	}
 	fs->wait = item;
 	return 0;
@@ -515,12 +559,33 @@ static int span_end(struct tl_builder *b, size_t r)
 	return close_span(b, begin, b->ts[r], false);
 }
 
+/* A cross-core wait or SyncAll: one record at its end. */
+static int launch_wait(struct tl_builder *b, size_t r)
+{
+	const struct asc_rec *rec = &b->tl->trace->recs[r];
+	struct asc_tl_item *it;
+
+	if (add_item(b, ASC_TL_WAIT, r, &it))
+		return -1;
+	if (it)
+		it->start = b->ts[r] > rec->waited_ns ? b->ts[r] - rec->waited_ns : 0;
+	return 0;
+}
+
 static int add_record(struct tl_builder *b, size_t r)
 {
 	const struct asc_rec *rec = &b->tl->trace->recs[r];
 	struct asc_tl_item *it;
 
 	switch (rec->kind) {
+	case ASC_REC_LAUNCH:
+		return 0;
+	case ASC_REC_JOIN:
+	case ASC_REC_LEAVE:
+		return add_item(b, ASC_TL_TPIPE, r, &it);
+	case ASC_REC_CROSS_WAIT:
+	case ASC_REC_SYNC_ALL:
+		return launch_wait(b, r);
 	case ASC_REC_SPAN_BEGIN:
 		return span_begin(b, r);
 	case ASC_REC_SPAN_END:
@@ -580,7 +645,7 @@ int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace)
 
 	memset(tl, 0, sizeof(*tl));
 	tl->trace = trace;
-	if (collect_tpipes(tl))
+	if (collect_tpipes(tl) || asc_tl_launches_collect(tl))
 		return -1;
 	b.ts = calloc(trace->nr_recs + 1, sizeof(*b.ts));
 	b.open = calloc(trace->nr_recs + 1, sizeof(*b.open));
@@ -609,7 +674,7 @@ int asc_timeline_build(struct asc_timeline *tl, const struct asc_trace *trace)
 	for (r = 0; r < trace->nr_recs; r++)
 		if (add_record(&b, r))
 			goto out;
-	if (add_unfinished(&b))
+	if (add_unfinished(&b) || asc_tl_launch_flows(tl))
 		goto out;
 	for (r = 0; r < tl->nr_items; r++)
 		if (asc_tl_item_failed(&tl->items[r]))
@@ -631,6 +696,8 @@ out:
 void asc_timeline_free(struct asc_timeline *tl)
 {
 	free(tl->tpipes);
+	free(tl->order);
+	free(tl->launches);
 	free(tl->items);
 	free(tl->flows);
 	memset(tl, 0, sizeof(*tl));

@@ -61,6 +61,13 @@ static const char *const rec_kind_names[ASC_REC_NR_KINDS] = {
 	[ASC_REC_RESET] = "reset",
 	[ASC_REC_LEAK] = "leak",
 	[ASC_REC_DEADLOCK] = "deadlock",
+	[ASC_REC_LAUNCH] = "launch",
+	[ASC_REC_JOIN] = "join",
+	[ASC_REC_LEAVE] = "leave",
+	[ASC_REC_CROSS_SET] = "cross_set",
+	[ASC_REC_CROSS_WAIT] = "cross_wait",
+	[ASC_REC_SYNC_ALL] = "sync_all",
+	[ASC_REC_CROSS_DEADLOCK] = "cross_deadlock",
 	[ASC_REC_SPAN_BEGIN] = "span_begin",
 	[ASC_REC_SPAN_END] = "span_end",
 };
@@ -92,6 +99,51 @@ int asc_rec_kind_from_name(const char *name, size_t len)
 		if (strlen(rec_kind_names[kind]) == len && !strncmp(name, rec_kind_names[kind], len))
 			return kind;
 	return -1;
+}
+
+/**
+ * asc_rec_init() - a record with every field at its default.
+ * @rec: the record: zeroed, with @id, @core, @flag and @mode -1.
+ */
+void asc_rec_init(struct asc_rec *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->id = -1;
+	rec->core = -1;
+	rec->flag = -1;
+	rec->mode = -1;
+}
+
+/**
+ * asc_rec_check_fields() - whether a parsed record has what it needs.
+ * @rec: the record, its kind and fields parsed.
+ * @has_tpipe: it had a tpipe field.
+ * @has_launch: it had a launch field.
+ * @has_core: it had a core field.
+ *
+ * A launch record needs launch, kind and block_dim; a record of a core of
+ * a launch (join, leave, cross_set, cross_wait, sync_all, cross_deadlock)
+ * tpipe, launch and core; any other one tpipe.
+ *
+ * Return: 0; %ASC_PARSE_MISSING when a record of a launch lacks a field;
+ * -1 when another record has no tpipe (not one ascctl knows).
+ */
+int asc_rec_check_fields(const struct asc_rec *rec, bool has_tpipe, bool has_launch,
+			 bool has_core)
+{
+	switch (rec->kind) {
+	case ASC_REC_LAUNCH:
+		return has_launch && rec->launch_kind && rec->block_dim ? 0 : ASC_PARSE_MISSING;
+	case ASC_REC_JOIN:
+	case ASC_REC_LEAVE:
+	case ASC_REC_CROSS_SET:
+	case ASC_REC_CROSS_WAIT:
+	case ASC_REC_SYNC_ALL:
+	case ASC_REC_CROSS_DEADLOCK:
+		return has_tpipe && has_launch && has_core ? 0 : ASC_PARSE_MISSING;
+	default:
+		return has_tpipe ? 0 : -1;
+	}
 }
 
 /**
@@ -562,6 +614,8 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 	fprintf(stderr, "%s: trace: %zu events, ", ascctl_prog, tr->nr_recs - tr->span_lines);
 	if (tl->nr_spans)
 		fprintf(stderr, "%zu span%s, ", tl->nr_spans, tl->nr_spans == 1 ? "" : "s");
+	if (tl->nr_launches)
+		fprintf(stderr, "%d launch%s, ", tl->nr_launches, tl->nr_launches == 1 ? "" : "es");
 	fprintf(stderr, "%d TPipe%s, pipes", tl->nr_tpipes, tl->nr_tpipes == 1 ? "" : "s");
 	for (i = 0; i < tl->nr_tpipes; i++) {
 		for (l = 0; l < tl->tpipes[i].nr_lanes; l++) {
@@ -580,6 +634,12 @@ static void summary(const struct asc_timeline *tl, const char *json, const char 
 	if (tl->nr_errors)
 		fprintf(stderr, ", %zu failed call%s", tl->nr_errors,
 			tl->nr_errors == 1 ? "" : "s");
+	if (tl->nr_cross_unmatched)
+		fprintf(stderr, ", %zu cross-core wait%s with no set in the trace (no arrow)",
+			tl->nr_cross_unmatched, tl->nr_cross_unmatched == 1 ? "" : "s");
+	if (tr->rec_malformed)
+		fprintf(stderr, ", %lu launch record%s lacking fields skipped", tr->rec_malformed,
+			tr->rec_malformed == 1 ? "" : "s");
 	if (tr->span_malformed || tl->nr_span_unmatched || tr->span_no_tpipe)
 		fprintf(stderr, ", span lines skipped: %lu malformed, %zu unmatched, %lu of no TPipe",
 			tr->span_malformed, tl->nr_span_unmatched, tr->span_no_tpipe);

@@ -6,6 +6,7 @@
  *   ascctl unload                            remove it (refused while in use)
  *   ascctl status                            state, parameters, counters
  *   ascctl dump                              debugfs state of every open TPipe
+ *                                            and the launches (ascctl-dump.c)
  *   ascctl trace [-o PREFIX] -- COMMAND      timeline of COMMAND (ascctl-trace.c)
  *
  * Everything the module tells is read where it publishes it: the module's
@@ -20,12 +21,9 @@
 #include <getopt.h>
 #include <libkmod.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -34,9 +32,6 @@
 #define MODULE_NAME	"asc_event"
 #define PARAMS_DIR	"/sys/module/" MODULE_NAME "/parameters"
 #define STATS_DIR	"/sys/class/misc/" MODULE_NAME "/stats"
-#define DEBUGFS		"/sys/kernel/debug"
-#define DEBUGFS_DIR	DEBUGFS "/" MODULE_NAME
-#define DEBUGFS_TPIPES	DEBUGFS_DIR "/tpipes"
 
 /* Exit status of status when the module is not loaded (LSB "not running"). */
 #define EXIT_NOT_LOADED	3
@@ -547,64 +542,6 @@ oom:
 	return 1;
 }
 
-/* ---- dump ---------------------------------------------------------------------- */
-
-static void dump_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: %s dump\n"
-		"Print the state of every open TPipe from %s, in\n"
-		"serial order: owner, mode, bound pipes, allocated and fetched IDs, set flags,\n"
-		"waiters.  Mounts debugfs if it is not mounted.\n"
-		"Exit status: 0 (also with no TPipe open); 1 module not loaded or no debugfs.\n",
-		ascctl_prog, DEBUGFS_TPIPES);
-}
-
-static int cmd_dump(int argc, char **argv)
-{
-	char buf[4096];
-	struct statfs st;
-	bool any = false;
-	size_t n;
-	FILE *f;
-
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			dump_usage(stdout);
-			return 0;
-		}
-		dump_usage(stderr);
-		return 2;
-	}
-	if ((statfs(DEBUGFS, &st) || st.f_type != DEBUGFS_MAGIC) &&
-	    mount("debugfs", DEBUGFS, "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-		err_msg("debugfs is not mounted at %s and cannot be: %s", DEBUGFS, strerror(errno));
-		return 1;
-	}
-	f = fopen(DEBUGFS_TPIPES, "re");
-	if (!f) {
-		if (errno == ENOENT)
-			err_msg("no %s: %s is not loaded, or older than its debugfs file",
-				DEBUGFS_TPIPES, MODULE_NAME);
-		else
-			err_msg("%s: %s", DEBUGFS_TPIPES, strerror(errno));
-		return 1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		fwrite(buf, 1, n, stdout);
-		any = true;
-	}
-	if (ferror(f)) {
-		err_msg("%s: %s", DEBUGFS_TPIPES, strerror(errno));
-		fclose(f);
-		return 1;
-	}
-	fclose(f);
-	if (!any)
-		printf("no TPipe open\n");
-	return 0;
-}
-
 /* ---- main ------------------------------------------------------------------------ */
 
 static void usage(FILE *f)
@@ -616,7 +553,8 @@ static void usage(FILE *f)
 		"  load [-m FILE] [PARAM=VALUE...]   insert the module\n"
 		"  unload                            remove the module (refused while in use)\n"
 		"  status                            loaded?, reference count, parameters, counters\n"
-		"  dump                              state of every open TPipe (debugfs)\n"
+		"  dump                              state of every open TPipe and the\n"
+		"                                    launches they run (debugfs)\n"
 		"  trace [-o PREFIX] -- COMMAND      record COMMAND's device calls: PREFIX.json\n"
 		"                                    (Perfetto/Chrome) and PREFIX.svg\n"
 		"\n"
@@ -634,7 +572,7 @@ int main(int argc, char **argv)
 		{ "load", cmd_load },
 		{ "unload", cmd_unload },
 		{ "status", cmd_status },
-		{ "dump", cmd_dump },
+		{ "dump", asc_dump_main },
 		{ "trace", asc_trace_main },
 	};
 	size_t i;

@@ -2,7 +2,8 @@
 /*
  * ascctl: what the parts of the tool share.
  *
- * ascctl.c          command line, load, unload, status, dump
+ * ascctl.c          command line, load, unload, status
+ * ascctl-dump.c     dump: the debugfs state of the TPipes, the launches
  * ascctl-trace.c    trace: tracefs instance (libtracefs), running COMMAND,
  *                   the outputs
  * ascctl-binary.c   trace: binary ring-buffer records to struct asc_rec by
@@ -14,6 +15,8 @@
  * ascctl-utf8.c     trace: task names as valid UTF-8 for JSON and SVG
  * ascctl-timeline.c trace: the parsed events as a timeline (TPipes, one lane
  *                   per pipe, waits, instants, set -> wait hand-offs)
+ * ascctl-launch.c   trace: multi-core launches on the timeline (which TPipe
+ *                   is which core, cross-core and SyncAll hand-offs)
  * ascctl-json.c     trace: the timeline as Chrome/Perfetto trace-event JSON
  * ascctl-svg.c      trace: the timeline as an SVG picture
  */
@@ -49,6 +52,13 @@ struct tep_record;
  * @ASC_REC_RESET: asc_event_reset.
  * @ASC_REC_LEAK: asc_event_leak.
  * @ASC_REC_DEADLOCK: asc_event_deadlock.
+ * @ASC_REC_LAUNCH: asc_event_launch (the only one without a TPipe).
+ * @ASC_REC_JOIN: asc_event_join.
+ * @ASC_REC_LEAVE: asc_event_leave.
+ * @ASC_REC_CROSS_SET: asc_event_cross_set.
+ * @ASC_REC_CROSS_WAIT: asc_event_cross_wait.
+ * @ASC_REC_SYNC_ALL: asc_event_sync_all.
+ * @ASC_REC_CROSS_DEADLOCK: asc_event_cross_deadlock.
  * @ASC_REC_NR_TRACEPOINTS: how many of these there are.
  * @ASC_REC_SPAN_BEGIN: a line "asc_span begin ..." of libasc's core runtime
  *	(an ftrace print event: a write to trace_marker).
@@ -65,6 +75,13 @@ enum asc_rec_kind {
 	ASC_REC_RESET,
 	ASC_REC_LEAK,
 	ASC_REC_DEADLOCK,
+	ASC_REC_LAUNCH,
+	ASC_REC_JOIN,
+	ASC_REC_LEAVE,
+	ASC_REC_CROSS_SET,
+	ASC_REC_CROSS_WAIT,
+	ASC_REC_SYNC_ALL,
+	ASC_REC_CROSS_DEADLOCK,
 	ASC_REC_NR_TRACEPOINTS,
 	ASC_REC_SPAN_BEGIN = ASC_REC_NR_TRACEPOINTS,
 	ASC_REC_SPAN_END,
@@ -84,7 +101,7 @@ enum asc_rec_kind {
  * @tid: the task that hit the tracepoint.
  * @comm: its comm, "<...>" when the kernel no longer knew it; raw bytes,
  *	not necessarily UTF-8.
- * @tpipe: tpipe, the TPipe's serial number.
+ * @tpipe: tpipe, the TPipe's serial number (0 for a launch record).
  * @pipe: pipe, the pipe the task was bound to, "-" when unbound ("").
  * @event: event, the HardEvent name ("").
  * @id: id (-1).
@@ -94,6 +111,13 @@ enum asc_rec_kind {
  * @ids: ids_held of reset, ids of leak (0).
  * @flags: flags_pending of reset, flags of leak (0).
  * @at: leak: "close" (at_close) or "reset" ("").
+ * @launch: launch, the launch's serial (0: none; the driver counts from 1).
+ * @core: core, the core's number in its launch (-1).
+ * @flag: flag, a cross-core flag ID (-1).
+ * @mode: mode of a cross-core set (-1).
+ * @launch_kind: kind of a launch record, ASC_EVENT_LAUNCH_* (0).
+ * @block_dim: block_dim of a launch record (0).
+ * @sync: cross_deadlock: the wait was SyncAll, not a cross-core wait (false).
  * @core_tid: span: the thread that ran the kernel (core=TID.RUN) (0).
  * @core_run: span: the run of its process (0).
  * @n: span: the work's instruction number (0).
@@ -115,6 +139,13 @@ struct asc_rec {
 	unsigned int ids;
 	unsigned int flags;
 	char at[ASC_NAME_MAX];
+	uint32_t launch;
+	int core;
+	int flag;
+	int mode;
+	unsigned int launch_kind;
+	unsigned int block_dim;
+	bool sync;
 	uint32_t core_tid;
 	uint32_t core_run;
 	uint64_t n;
@@ -129,6 +160,9 @@ struct asc_rec {
  * @lost: events the kernel could not record (buffer full), as it reports.
  * @skipped: lines or records that were neither asc_event records ascctl
  *	understands nor span lines (other events, other markers).
+ * @rec_malformed: asc_event records of a launch without a field ascctl
+ *	needs to place them (tpipe, launch, core; kind and block_dim of a
+ *	launch), skipped.
  * @span_lines: span lines among @recs.
  * @span_malformed: lines starting "asc_span " that are not span lines,
  *	skipped.
@@ -142,6 +176,7 @@ struct asc_trace {
 	size_t cap_recs;
 	unsigned long long lost;
 	unsigned long skipped;
+	unsigned long rec_malformed;
 	unsigned long span_lines;
 	unsigned long span_malformed;
 	unsigned long span_no_tpipe;
@@ -152,12 +187,16 @@ struct asc_trace {
 #define ASC_PARSE_OVERFLOW	(-2)
 /* A span line that is malformed: counted in span_malformed, skipped. */
 #define ASC_PARSE_MALFORMED	(-3)
+/* A launch record without a field it needs: counted in rec_malformed. */
+#define ASC_PARSE_MISSING	(-4)
 
 const char *asc_rec_kind_name(enum asc_rec_kind kind);
 int asc_rec_kind_from_name(const char *name, size_t len);
 int asc_trace_add(struct asc_trace *tr, const struct asc_rec *rec);
 void asc_trace_free(struct asc_trace *tr);
 int asc_trace_main(int argc, char **argv);
+int asc_dump_main(int argc, char **argv);
+int asc_dump_launches(char *text, FILE *out);
 
 int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 		     struct tep_record *record, struct asc_rec *rec);
@@ -172,6 +211,9 @@ int asc_read_text_trace(const char *path, struct asc_trace *tr);
 size_t asc_utf8_len(const char *s);
 
 int asc_span_parse(const char *buf, size_t len, struct asc_rec *rec);
+void asc_rec_init(struct asc_rec *rec);
+int asc_rec_check_fields(const struct asc_rec *rec, bool has_tpipe, bool has_launch,
+			 bool has_core);
 int asc_spans_resolve(struct asc_trace *tr);
 
 /* ---- timeline ---------------------------------------------------------- */
@@ -183,7 +225,7 @@ int asc_spans_resolve(struct asc_trace *tr);
  * enum asc_tl_kind - what an item of the timeline is.
  * @ASC_TL_WAIT: a wait, from its wait_start to its wait_end.
  * @ASC_TL_INSTANT: a point on a lane: set, alloc, fetch, release, deadlock.
- * @ASC_TL_TPIPE: a point for the whole TPipe: reset, leak.
+ * @ASC_TL_TPIPE: a point for the whole TPipe: reset, leak, join, leave.
  * @ASC_TL_SPAN: a work item a pipe ran, from its begin line to its end.
  */
 enum asc_tl_kind {
@@ -206,17 +248,39 @@ struct asc_tl_lane {
 };
 
 /**
+ * struct asc_tl_launch - one multi-core launch of the trace.
+ * @serial: its serial number (the launch= of the records).
+ * @kind: ASC_EVENT_LAUNCH_*, 0 when its launch record is not in the trace.
+ * @block_dim: AI cores (0: unknown).
+ * @ncores: cores: 3 * @block_dim for a mix launch, else @block_dim (0:
+ *	unknown).
+ * @first_serial: lowest serial of its TPipes, where it goes in the order.
+ */
+struct asc_tl_launch {
+	uint32_t serial;
+	unsigned int kind;
+	unsigned int block_dim;
+	unsigned int ncores;
+	uint32_t first_serial;
+};
+
+/**
  * struct asc_tl_tpipe - one TPipe of the trace.
  * @serial: its serial number (the debugfs tpipe-<n>).
  * @comm: comm of the first task seen on it.
  * @lanes: its lanes, in display order once the timeline is built.
  * @nr_lanes: how many.
+ * @launch: index in &struct asc_timeline.launches of the launch it runs a
+ *	core of, or -1.
+ * @core: that core's number in the launch (-1 when not in one).
  */
 struct asc_tl_tpipe {
 	uint32_t serial;
 	char comm[ASC_COMM_MAX];
 	struct asc_tl_lane lanes[ASC_TL_MAX_LANES];
 	int nr_lanes;
+	int launch;
+	int core;
 };
 
 /**
@@ -232,8 +296,6 @@ struct asc_tl_tpipe {
  * @unfinished: a wait still blocked when the trace stopped; a span whose
  *	end line is not in the trace (ended at the next begin on its lane or
  *	at the end of the trace).
- * @flow_out: for a set, the number of the hand-off it starts (0: none).
- * @flow_in: for a wait, the number of the hand-off that ended it (0: none).
  */
 struct asc_tl_item {
 	enum asc_tl_kind kind;
@@ -244,16 +306,32 @@ struct asc_tl_item {
 	uint64_t start;
 	uint64_t end;
 	bool unfinished;
-	size_t flow_out;
-	size_t flow_in;
 };
 
 /**
- * struct asc_tl_flow - a set and the wait that consumed its flag.
- * @set: index of the set item.
+ * enum asc_tl_flow_kind - what a hand-off is.
+ * @ASC_TL_FLOW_FLAG: a set_flag and the wait_flag that consumed the flag,
+ *	within one TPipe.
+ * @ASC_TL_FLOW_CROSS: a cross-core set and a cross-core wait that took the
+ *	count it made.
+ * @ASC_TL_FLOW_SYNC: SyncAll: the last core to arrive and a core it
+ *	released.
+ */
+enum asc_tl_flow_kind {
+	ASC_TL_FLOW_FLAG,
+	ASC_TL_FLOW_CROSS,
+	ASC_TL_FLOW_SYNC,
+};
+
+/**
+ * struct asc_tl_flow - a hand-off: from one item to the wait it ended.
+ * @kind: what it is.
+ * @set: index of the item it starts from: a set, or the last arrival's
+ *	sync_all.
  * @wait: index of the wait item.
  */
 struct asc_tl_flow {
+	enum asc_tl_flow_kind kind;
 	size_t set;
 	size_t wait;
 };
@@ -265,10 +343,19 @@ struct asc_tl_flow {
  * @span: ns from the first to the last record.
  * @tpipes: the TPipes, by serial number.
  * @nr_tpipes: how many.
+ * @order: the TPipes (indexes in @tpipes) in display order: a launch's
+ *	cores together, by core number, where its lowest TPipe serial would
+ *	be; other TPipes by serial.
+ * @launches: the launches, by serial number.
+ * @nr_launches: how many.
  * @items: waits and points, in time order of their (last) record.
  * @nr_items: how many.
  * @flows: the hand-offs; flow n is @flows[n - 1].
  * @nr_flows: how many.
+ * @cap_flows: room in @flows.
+ * @nr_cross_unmatched: successful cross-core waits whose set the trace
+ *	does not show (or of a launch whose launch record it lacks): drawn
+ *	without an arrow.
  * @nr_errors: items whose call failed (timeouts not counted).
  * @nr_spans: span items.
  * @nr_span_unmatched: span end lines without their begin, skipped.
@@ -279,10 +366,15 @@ struct asc_timeline {
 	uint64_t span;
 	struct asc_tl_tpipe *tpipes;
 	int nr_tpipes;
+	int *order;
+	struct asc_tl_launch *launches;
+	int nr_launches;
 	struct asc_tl_item *items;
 	size_t nr_items;
 	struct asc_tl_flow *flows;
 	size_t nr_flows;
+	size_t cap_flows;
+	size_t nr_cross_unmatched;
 	size_t nr_errors;
 	size_t nr_spans;
 	size_t nr_span_unmatched;
@@ -293,6 +385,14 @@ void asc_timeline_free(struct asc_timeline *tl);
 const char *asc_errno_name(int ret);
 bool asc_tl_item_failed(const struct asc_tl_item *it);
 int asc_tl_item_title(const struct asc_tl_item *it, char *buf, size_t size);
+int asc_tl_add_flow(struct asc_timeline *tl, enum asc_tl_flow_kind kind, size_t set,
+		    size_t wait);
+
+int asc_tl_launches_collect(struct asc_timeline *tl);
+int asc_tl_launch_flows(struct asc_timeline *tl);
+int asc_tl_core_name(const struct asc_timeline *tl, int tpipe, char *buf, size_t size);
+int asc_tl_launch_name(const struct asc_timeline *tl, int launch, char *buf, size_t size);
+const char *asc_launch_kind_name(unsigned int kind);
 
 int asc_json_write(FILE *f, const struct asc_timeline *tl);
 int asc_svg_write(FILE *f, const struct asc_timeline *tl);
