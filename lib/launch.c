@@ -255,6 +255,8 @@ static bool launch_lane_stuck(const struct asc_launch *l,
 			      const struct asc_core *c,
 			      const struct core_lane *ln)
 {
+	if (ln->block == CORE_BLOCK_GM)
+		return ln->busy && asc_gmsync_stuck(ln);
 	return ln->busy && launch_wait_stuck(l, c, ln->block, ln->block_event,
 					     ln->block_id);
 }
@@ -362,7 +364,9 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 			launch_report_wait(l, c, "S", c->block, c->block_event,
 					   c->block_id, &r);
 		for (k = 1; k < CORE_LANES; k++)
-			if (!launch_lane_idle(&c->lane[k]))
+			if (c->lane[k].block == CORE_BLOCK_GM)
+				asc_gmsync_report(&c->lane[k], name, &r);
+			else if (!launch_lane_idle(&c->lane[k]))
 				launch_report_wait(l, c,
 						   asc_pipe_id_name(c->lane[k].pipe_id),
 						   c->lane[k].block,
@@ -560,9 +564,18 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 			asc_core_call_fail(c, err, "#%lu cross_wait_flag(%d) on %s",
 					   it->seq, it->id, pipe);
 		return;
+	case CORE_GM_SET:
+	case CORE_GM_WAIT:
+		asc_gmsync_lane_run(c, ln, it);
+		return;
 	default:
 		return;
 	}
+}
+
+struct asc_xhb *asc_launch_xhb(struct asc_launch *l)
+{
+	return l->xhb;
 }
 
 /* Why a cross-core set of @c is refused, or NULL. */

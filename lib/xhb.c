@@ -26,6 +26,10 @@
  *   chip is a matter of timing; here they are taken by round, then mode.
  * - SyncAll (after its pipe_barrier(PIPE_ALL)) publishes the core's clock
  *   and joins the clocks of every core's SyncAll of the same round.
+ * - The software sync over a workspace (gmsync.c: IBSet, IBWait, SyncAll
+ *   over global memory) is counters in memory: a set of a counter
+ *   publishes its clock as the counter's n-th, and a wait until the
+ *   counter reached n joins the clock of its n-th set.
  *
  * Clocks depend on one another across cores only forward in time (a wait
  * joins sets issued before it ran), so the check computes them by
@@ -71,8 +75,12 @@ struct xhb_acc {
 	char *name;
 };
 
-/* A cross-core set; @g is its global clock, @round its j. */
+/*
+ * A cross-core set, or (@gm not NULL) a software sync's set of the
+ * counter at @gm; @g is its global clock, @round its j.
+ */
 struct xhb_set {
+	const void *gm;
 	int flag;
 	int mode;
 	struct asc_xhb_range group;
@@ -93,7 +101,10 @@ struct xhb_count {
 	uint32_t *g;
 };
 
+/* A cross-core wait, or one until the counter at @gm reached @count. */
 struct xhb_wait {
+	const void *gm;
+	uint32_t count;
 	int flag;
 	int lane;
 	uint32_t pos;
@@ -378,6 +389,42 @@ int asc_xhb_cross_wait(struct asc_xhb *x, unsigned int core, int flag_id,
 	return 0;
 }
 
+long asc_xhb_gm_set(struct asc_xhb *x, unsigned int core, const void *gm,
+		    unsigned long seq)
+{
+	struct xhb_core *c = &x->cores[core];
+	struct xhb_set *s = XHB_PUSH(c, sets);
+
+	if (!s) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*s = (struct xhb_set){ .gm = gm, .flag = -1, .seq = seq };
+	return ++c->n_sets;
+}
+
+int asc_xhb_gm_wait(struct asc_xhb *x, unsigned int core, const void *gm,
+		    uint32_t count, int pipe_id, uint32_t pos,
+		    unsigned long seq)
+{
+	struct xhb_core *c = &x->cores[core];
+	int lane = asc_hb_lane(pipe_id);
+	struct xhb_wait *w;
+
+	if (!gm || !count || lane < 0)
+		return asc_einval();
+	w = XHB_PUSH(c, waits);
+	if (!w) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*w = (struct xhb_wait){ .gm = gm, .count = count, .flag = -1,
+				.lane = lane == ASC_HB_S ? ASC_HB_ISSUE : lane,
+				.pos = pos, .seq = seq };
+	c->n_waits++;
+	return 0;
+}
+
 int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core,
 		     const struct asc_hb *hb, unsigned long seq)
 {
@@ -509,7 +556,8 @@ static int xhb_make_counts(struct asc_xhb *x)
 			s = &c->sets[i];
 			if (!s->ran)
 				continue;
-			s->round = seen[s->mode][s->flag]++;
+			if (!s->gm)
+				s->round = seen[s->mode][s->flag]++;
 			s->g = xhb_clock_new(x);
 			if (!s->g)
 				return -1;
@@ -519,7 +567,7 @@ static int xhb_make_counts(struct asc_xhb *x)
 		c = &x->cores[core];
 		for (i = 0; i < c->n_sets; i++) {
 			s = &c->sets[i];
-			if (!s->ran || s->group.first != core)
+			if (!s->ran || s->gm || s->group.first != core)
 				continue;
 			cnt = xhb_grow(&x->counts, &n, &cap, sizeof(*cnt));
 			if (!cnt)
@@ -569,6 +617,23 @@ static int xhb_make_counts(struct asc_xhb *x)
 	return 0;
 }
 
+/*
+ * The @n-th set (from 1) that ran of the counter at @gm: by core, then in
+ * the core's order (a counter has one writer in a sound protocol).
+ */
+static const struct xhb_set *xhb_nth_gm_set(const struct asc_xhb *x,
+					    const void *gm, uint32_t n)
+{
+	const struct xhb_core *c;
+	size_t i;
+
+	for (c = x->cores; c < x->cores + x->ncores; c++)
+		for (i = 0; i < c->n_sets; i++)
+			if (c->sets[i].ran && c->sets[i].gm == gm && !--n)
+				return &c->sets[i];
+	return NULL;
+}
+
 static int xhb_import_order(const void *pa, const void *pb)
 {
 	const struct xhb_import *a = pa, *b = pb;
@@ -611,6 +676,7 @@ static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
 	unsigned int taken[XHB_FLAGS] = { 0 };
 	struct xhb_import *im;
 	const struct xhb_wait *w;
+	const struct xhb_set *s;
 	size_t i, k;
 
 	c->imports = calloc(c->n_waits + c->n_syncs + 1, sizeof(*c->imports));
@@ -618,6 +684,13 @@ static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
 		return -1;
 	for (i = 0; i < c->n_waits; i++) {
 		w = &c->waits[i];
+		if (w->gm) {
+			s = xhb_nth_gm_set(x, w->gm, w->count);
+			if (s)
+				c->imports[c->nimports++] = (struct xhb_import){
+					.lane = w->lane, .pos = w->pos, .src = s->g };
+			continue;
+		}
 		k = taken[w->flag]++;
 		if (k >= c->ncounts[w->flag])
 			continue;	/* never ended: a deadlock of its own */
@@ -878,7 +951,8 @@ static int xhb_leftovers(struct asc_xhb *x, struct asc_report *out)
 		c = &x->cores[core];
 		memset(taken, 0, sizeof(taken));
 		for (i = 0; i < c->n_waits; i++)
-			taken[c->waits[i].flag]++;
+			if (!c->waits[i].gm)
+				taken[c->waits[i].flag]++;
 		for (f = 0; f < XHB_FLAGS; f++) {
 			for (k = taken[f]; k < c->ncounts[f]; k++) {
 				cnt = c->counts[f][k];

@@ -69,6 +69,24 @@ int asc_xhb_cross_wait(struct asc_xhb *x, unsigned int core, int flag_id,
 		       int pipe_id, uint32_t pos, unsigned long seq);
 
 /*
+ * The software sync (gmsync.c): @core issues a set of the counter at @gm
+ * as instruction @seq.  Return: the mark to issue it to its hb with, or
+ * -1 with errno ENOMEM.
+ */
+long asc_xhb_gm_set(struct asc_xhb *x, unsigned int core, const void *gm,
+		    unsigned long seq);
+
+/*
+ * @core issues, as instruction @seq at position @pos of @pipe_id in its
+ * hb, a wait until the counter at @gm has had @count sets (1, 2, ...):
+ * it joins the clock of the @count-th.  Return: 0 or -1 with errno
+ * EINVAL or ENOMEM.
+ */
+int asc_xhb_gm_wait(struct asc_xhb *x, unsigned int core, const void *gm,
+		    uint32_t count, int pipe_id, uint32_t pos,
+		    unsigned long seq);
+
+/*
  * @core reaches SyncAll (instruction @seq) right after its hb ran the
  * pipe_barrier(PIPE_ALL) before it.  Return: 0 or -1 with errno ENOMEM.
  */
