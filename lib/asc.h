@@ -1041,15 +1041,19 @@ int asc_core_cross_wait_flag(struct asc_core *core, int flag_id, int pipe_id);
 int asc_core_sync_all(struct asc_core *core);
 
 /**
- * ASC_GM_SLOT_BYTES - the software sync's unit of a workspace: one 32-bit
- * counter every 32 bytes (the chip's unit of a copy to global memory).
+ * enum asc_gm_sync - the software sync's workspace.
+ *
+ * ASC_GM_SLOT_BYTES: its unit, one 32-bit counter every 32 bytes (the
+ * chip's unit of a copy to global memory).
  * A workspace of asc_core_ib_set() and asc_core_ib_wait() for event IDs
  * 0..E-1 is E * N * ASC_GM_SLOT_BYTES bytes, N the cores of the caller's
  * type (asc_core_block_num() * asc_core_sub_block_num()); one of
  * asc_core_sync_all_gm() is N * ASC_GM_SLOT_BYTES bytes.  Either is
  * zeroed before the launch and used for one protocol only.
  */
-#define ASC_GM_SLOT_BYTES	32
+enum asc_gm_sync {
+	ASC_GM_SLOT_BYTES = 32,
+};
 
 /**
  * asc_core_ib_set() - IBSet(gmWorkspace, ubWorkspace, blockIdx, eventID):
