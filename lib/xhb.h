@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The cross-core missing-sync detector (xhb.c): accesses of one buffer by
- * pipes of different cores of a launch that no cross-core set/wait or
- * SyncAll orders, found from the issue order alone.
+ * The cross-core missing-sync detector (xhb.c, the check in xhb_check.c):
+ * accesses of one buffer by pipes of different cores of a launch that no
+ * cross-core set/wait or SyncAll orders, found from the issue order
+ * alone.
  *
  * Not installed.  launch.c makes one per launch, attaches it to the
  * detector of each core (hb.c), tells it each core's cross-core sets,
