@@ -1041,6 +1041,96 @@ int asc_core_cross_wait_flag(struct asc_core *core, int flag_id, int pipe_id);
 int asc_core_sync_all(struct asc_core *core);
 
 /**
+ * enum asc_gm_sync - the software sync's workspace.
+ *
+ * ASC_GM_SLOT_BYTES: its unit, one 32-bit counter every 32 bytes (the
+ * chip's unit of a copy to global memory).
+ * A workspace of asc_core_ib_set() and asc_core_ib_wait() for event IDs
+ * 0..E-1 is E * N * ASC_GM_SLOT_BYTES bytes, N the cores of the caller's
+ * type (asc_core_block_num() * asc_core_sub_block_num()); one of
+ * asc_core_sync_all_gm() is N * ASC_GM_SLOT_BYTES bytes.  Either is
+ * zeroed before the launch and used for one protocol only.
+ */
+enum asc_gm_sync {
+	ASC_GM_SLOT_BYTES = 32,
+};
+
+/**
+ * asc_core_ib_set() - IBSet(gmWorkspace, ubWorkspace, blockIdx, eventID):
+ * the software sync's set, over a workspace in global memory.
+ * @core: the core, of a launch.
+ * @gm_workspace: the workspace (see ASC_GM_SLOT_BYTES), 4-byte aligned,
+ *	zeroed before the launch.
+ * @block_idx: the block whose flag this sets, 0..N-1 (N the cores of the
+ *	caller's type); usually the caller's own asc_core_block_idx().
+ * @event_id: the event, 0 or more.
+ *
+ * A pipe_barrier(ASC_PIPE_ALL) (everything issued before it has run),
+ * then a set queued on MTE3: it adds one to the 32-bit counter of
+ * (@block_idx, @event_id), at byte ASC_GM_SLOT_BYTES * (@event_id * N +
+ * @block_idx) of @gm_workspace.  No ubWorkspace: the emulated pipes
+ * write global memory directly.  Both missing-sync detectors take it
+ * for the set of a flag: what the core did before it is ordered before
+ * what a core does after an asc_core_ib_wait() that waited for it.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a NULL or
+ * misaligned @gm_workspace, a @block_idx outside 0..N-1 or a negative
+ * @event_id; ENOTCONN on the core of asc_core_run(); EPERM from another
+ * thread than the scalar; the errors of the barrier; ENOMEM; or the
+ * launch's first error, unchanged.
+ */
+int asc_core_ib_set(struct asc_core *core, void *gm_workspace, int block_idx,
+		    int event_id);
+
+/**
+ * asc_core_ib_wait() - IBWait(gmWorkspace, ubWorkspace, blockIdx,
+ * eventID): the software sync's wait, over a workspace in global memory.
+ * @core: the core, of a launch.
+ * @gm_workspace: the workspace asc_core_ib_set() sets.
+ * @block_idx: the block whose flag to wait for, 0..N-1.
+ * @event_id: the event, 0 or more.
+ *
+ * A wait queued on MTE2: the pipe polls the counter of (@block_idx,
+ * @event_id) until it has counted as many sets as this core has issued
+ * waits for it (this one included: the n-th wait waits for the n-th
+ * set), then a pipe_barrier(ASC_PIPE_ALL): nothing issued after it runs
+ * before the wait has ended.  The poll sleeps between looks and ends with
+ * the launch's first error; when no thread of the launch can act and the
+ * counter is short, the launch fails with EDEADLK (see asc_launch_run()).
+ *
+ * Return: as asc_core_ib_set(), and the errors of the wait (EDEADLK,
+ * ECANCELED).
+ */
+int asc_core_ib_wait(struct asc_core *core, void *gm_workspace, int block_idx,
+		     int event_id);
+
+/**
+ * asc_core_sync_all_gm() - SyncAll<false>(gmWorkspace, ubWorkspace,
+ * usedCores): the software SyncAll, over a workspace in global memory.
+ * @core: the core, of a launch.
+ * @gm_workspace: N * ASC_GM_SLOT_BYTES bytes, 4-byte aligned, zeroed
+ *	before the launch, used by this SyncAll only.
+ * @used_cores: the cores that take part, blocks 0..@used_cores-1 of the
+ *	caller's type; 0 for all N of them.
+ *
+ * A pipe_barrier(ASC_PIPE_ALL); a set on MTE3 of the caller's counter
+ * (block asc_core_block_idx()); a wait on MTE2 until the counter of every
+ * core that takes part has counted this round (the n-th SyncAll over
+ * @gm_workspace waits for n); a pipe_barrier(ASC_PIPE_ALL).  Waits as
+ * asc_core_ib_wait() waits.  Both missing-sync detectors take it as
+ * SyncAll of the cores that take part.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a NULL or
+ * misaligned @gm_workspace, a @used_cores outside 0..N, or a caller that
+ * does not take part; ENOTCONN on the core of asc_core_run(); EPERM from
+ * another thread than the scalar; the errors of the barriers and of the
+ * wait (EDEADLK, ECANCELED); ENOMEM; or the launch's first error,
+ * unchanged.
+ */
+int asc_core_sync_all_gm(struct asc_core *core, void *gm_workspace,
+			 int used_cores);
+
+/**
  * asc_version_string() - version of the libasc package.
  *
  * This is the release of the package, "MAJOR.MINOR.PATCH"; it is

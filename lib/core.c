@@ -733,6 +733,7 @@ void asc_core_destroy(struct asc_core *c)
 	pthread_mutex_destroy(&c->own_lock);
 	free(c->flag_sets);
 	free(c->flag_waits);
+	free(c->gm_waits);
 	free(c->report);
 	free(c);
 }

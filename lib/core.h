@@ -29,13 +29,17 @@ struct asc_launch;
 
 /*
  * What a queued instruction is: work, a set or wait issued to the driver
- * (a ticket), or a cross-core set or wait of a launch (launch.c).
+ * (a ticket), a cross-core set or wait of a launch (launch.c), or a set
+ * or wait of the software sync over a workspace in global memory
+ * (gmsync.c).
  */
 enum core_kind {
 	CORE_WORK,
 	CORE_TICKET,
 	CORE_CROSS_SET,
 	CORE_CROSS_WAIT,
+	CORE_GM_SET,
+	CORE_GM_WAIT,
 };
 
 /*
@@ -48,11 +52,14 @@ enum core_block {
 	CORE_BLOCK_FLAG,
 	CORE_BLOCK_CROSS,
 	CORE_BLOCK_SYNC,
+	CORE_BLOCK_GM,
 };
 
 /*
  * One instruction in a pipe's queue; @pos is the detector's position,
- * @name the work's name for the trace marker (NULL without one).
+ * @name the work's name for the trace marker (NULL without one).  A
+ * software sync's counters: @gm, @gm_n of them 32 bytes apart; a set adds
+ * one to the first, a wait waits until each is at least @gm_target.
  */
 struct core_item {
 	enum core_kind kind;
@@ -65,6 +72,9 @@ struct core_item {
 	int event;
 	int id;
 	bool set;
+	uint32_t *gm;
+	unsigned int gm_n;
+	uint32_t gm_target;
 };
 
 /*
@@ -80,6 +90,9 @@ struct core_item {
  * @tk_pos: the detector's positions of the tickets issued to the driver
  *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
  *	of them: the driver's queue of the pipe.
+ * @block: what the thread is blocked in (launch.c), with @block_event and
+ *	@block_id; in a software sync's wait (CORE_BLOCK_GM), @gm_wait is
+ *	the instruction.
  */
 struct core_lane {
 	struct asc_core *core;
@@ -98,6 +111,7 @@ struct core_lane {
 	enum core_block block;
 	int block_event;
 	int block_id;
+	const struct core_item *gm_wait;
 };
 
 /*
@@ -139,6 +153,8 @@ struct core_lane {
  *	ASC_EVENT_IDS_MAX of them; @flag_waits: waits that took one.
  * @cross_count: the core's cross-core flag counters, as the driver's.
  * @cross_issued: sets the core issued per mode and flag not yet counted.
+ * @gm_waits: the software sync's waits the scalar issued per counter
+ *	(gmsync.c), @n_gm_waits counters.
  */
 struct asc_core {
 	struct asc_pipe *pipe;
@@ -172,6 +188,14 @@ struct asc_core {
 	uint32_t *flag_waits;
 	int cross_count[ASC_EVENT_CROSS_FLAGS];
 	int cross_issued[3][ASC_EVENT_CROSS_FLAGS];
+	struct core_gm_count *gm_waits;
+	size_t n_gm_waits;
+};
+
+/* How many waits a core issued for the counter at @gm. */
+struct core_gm_count {
+	const uint32_t *gm;
+	uint32_t n;
 };
 
 /* core.c, for launch.c: see there. */
@@ -190,10 +214,18 @@ int asc_core_enqueue(struct asc_core *c, int lane, const struct core_item *it,
 		     uint32_t pos);
 int asc_core_lane_of(int pipe_id);
 
-/* launch.c, for core.c: see there. */
+/* launch.c, for core.c and gmsync.c: see there. */
 void asc_launch_core_failed(struct asc_core *c);
 void asc_launch_check(struct asc_launch *l);
 void asc_launch_lane_run(struct asc_core *c, struct core_lane *l,
 			 const struct core_item *it);
+struct asc_xhb *asc_launch_xhb(struct asc_launch *l);
+
+/* gmsync.c, for launch.c: see there. */
+void asc_gmsync_lane_run(struct asc_core *c, struct core_lane *ln,
+			 const struct core_item *it);
+bool asc_gmsync_stuck(const struct core_lane *ln);
+void asc_gmsync_report(const struct core_lane *ln, const char *name,
+		       struct asc_report *r);
 
 #endif /* __LIBASC_CORE_H__ */

@@ -71,10 +71,12 @@
 #include "ranges.h"
 
 #define HB_LANES	7
-#define HB_S		0
+#define HB_S		ASC_HB_S
 /* The clock component of what the scalar has done when it issues. */
-#define HB_ISSUE	HB_LANES
-#define HB_CLOCKS	(HB_LANES + 1)
+#define HB_ISSUE	ASC_HB_ISSUE
+#define HB_CLOCKS	ASC_HB_CLOCKS
+
+_Static_assert(HB_ISSUE == HB_LANES, "the issue component follows the lanes");
 
 /* Lane i stands for pipe hb_lane_pipe[i]; S is lane 0. */
 static const int hb_lane_pipe[HB_LANES] = {
@@ -86,13 +88,6 @@ struct hb_clock {
 	uint32_t t[HB_CLOCKS];
 };
 
-/* One declared access: bytes [lo, hi). */
-struct hb_access {
-	uintptr_t lo;
-	uintptr_t hi;
-	bool write;
-	char *name;
-};
 
 enum hb_kind {
 	HB_WORK,
@@ -114,9 +109,10 @@ struct hb_item {
 	uint32_t pos;
 	int event;
 	int id;
+	unsigned long mark;
 	char *what;
 	unsigned int nacc;
-	struct hb_access acc[];
+	struct asc_hb_span acc[];
 };
 
 /*
@@ -185,6 +181,7 @@ struct hb_rec {
  * @found: scratch for the overlap queries of @hist.
  * @report: the findings.
  * @err: the errno of the first finding, 0 while there is none.
+ * @tap: see asc_hb_tap(), with @tap_ctx.
  */
 struct asc_hb {
 	struct hb_lane lane[HB_LANES];
@@ -194,6 +191,8 @@ struct asc_hb {
 	struct asc_range_list found;
 	struct asc_report report;
 	int err;
+	void (*tap)(void *ctx, const struct asc_hb_ran *ran);
+	void *tap_ctx;
 };
 
 static int hb_lane_of(int pipe_id)
@@ -365,7 +364,7 @@ static bool hb_same_name(const char *a, const char *b)
 
 static void hb_report_race(struct asc_hb *hb, const struct hb_rec *r,
 			   int lane, const struct hb_item *it,
-			   const struct hb_access *a)
+			   const struct asc_hb_span *a)
 {
 	char first[160], second[160];
 
@@ -383,7 +382,7 @@ static void hb_report_race(struct asc_hb *hb, const struct hb_rec *r,
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
-static bool hb_covers(const struct hb_rec *r, const struct hb_access *a,
+static bool hb_covers(const struct hb_rec *r, const struct asc_hb_span *a,
 		      int lane, const struct hb_clock *c)
 {
 	return a->lo <= r->range.lo && r->range.hi <= a->hi &&
@@ -393,7 +392,7 @@ static bool hb_covers(const struct hb_rec *r, const struct hb_access *a,
 
 /* Keep @a of work item @it: forget what it makes redundant. */
 static int hb_keep(struct asc_hb *hb, const struct hb_item *it,
-		   const struct hb_access *a, int lane, const struct hb_clock *c)
+		   const struct asc_hb_span *a, int lane, const struct hb_clock *c)
 {
 	struct hb_rec *r;
 	size_t i;
@@ -444,7 +443,7 @@ static int hb_rec_order(const void *pa, const void *pb)
 static int hb_run_work(struct asc_hb *hb, int lane, const struct hb_item *it,
 		       const struct hb_clock *c)
 {
-	const struct hb_access *a;
+	const struct asc_hb_span *a;
 	const struct hb_rec *r;
 	size_t i, n;
 	unsigned int k;
@@ -547,6 +546,12 @@ static int hb_step(struct asc_hb *hb, int lane)
 	switch (it->kind) {
 	case HB_WORK:
 		ret = hb_run_work(hb, lane, it, &c);
+		if (!ret && hb->tap && (it->nacc || it->mark))
+			hb->tap(hb->tap_ctx, &(struct asc_hb_ran){
+				.lane = lane, .pos = it->pos, .seq = it->seq,
+				.what = it->what, .clock = c.t,
+				.mark = it->mark, .acc = it->acc,
+				.nacc = it->nacc });
 		break;
 	case HB_SET:
 		ret = hb_run_set(hb, lane, it, f, &c);
@@ -759,6 +764,50 @@ int asc_hb_work(struct asc_hb *hb, int pipe_id, unsigned long seq,
 err_free:
 	hb_item_free(it);
 	return hb_fail(ENOMEM);
+}
+
+int asc_hb_mark(struct asc_hb *hb, int pipe_id, unsigned long seq,
+		const char *what, unsigned long mark)
+{
+	int lane = hb_lane_of(pipe_id);
+	struct hb_item *it;
+
+	if (hb->err)
+		return hb_fail(hb->err);
+	if (lane < 0 || !mark)
+		return hb_fail(EINVAL);
+	it = hb_item_new(HB_WORK, seq, 0);
+	if (!it)
+		return -1;
+	it->mark = mark;
+	it->what = strdup(what ? what : "work");
+	if (!it->what) {
+		hb_item_free(it);
+		return hb_fail(ENOMEM);
+	}
+	return hb_issue(hb, lane, it);
+}
+
+void asc_hb_tap(struct asc_hb *hb,
+		void (*fn)(void *ctx, const struct asc_hb_ran *ran), void *ctx)
+{
+	hb->tap = fn;
+	hb->tap_ctx = ctx;
+}
+
+void asc_hb_clock(const struct asc_hb *hb, int pipe_id,
+		  uint32_t out[ASC_HB_CLOCKS])
+{
+	int lane = hb_lane_of(pipe_id);
+
+	memset(out, 0, ASC_HB_CLOCKS * sizeof(out[0]));
+	if (lane >= 0)
+		memcpy(out, hb->lane[lane].clock.t, sizeof(hb->lane[lane].clock.t));
+}
+
+int asc_hb_lane(int pipe_id)
+{
+	return hb_lane_of(pipe_id);
 }
 
 int asc_hb_flag(struct asc_hb *hb, bool set, unsigned long seq, int event,

@@ -22,6 +22,45 @@
 
 struct asc_hb;
 
+/*
+ * The clocks: one component per lane, S first (ASC_HB_S), then V, M,
+ * MTE1, MTE2, MTE3, FIX; and ASC_HB_ISSUE, what the scalar had done when
+ * it issued an instruction (the position of its last instruction on S).
+ */
+#define ASC_HB_S	0
+#define ASC_HB_ISSUE	7
+#define ASC_HB_CLOCKS	8
+
+/* An access of a work item the detector keeps: bytes [lo, hi). */
+struct asc_hb_span {
+	uintptr_t lo;
+	uintptr_t hi;
+	bool write;
+	char *name;
+};
+
+/*
+ * struct asc_hb_ran - what the tap (asc_hb_tap()) learns of a work item
+ * when the abstract execution runs it.
+ * @lane: its lane, an ASC_HB_* component.
+ * @pos: its position on the lane.
+ * @seq: the instruction number it was issued as.
+ * @what: its name.
+ * @clock: its vector clock, ASC_HB_CLOCKS components.
+ * @mark: what asc_hb_mark() gave it; 0 for asc_hb_work().
+ * @acc: its accesses, @nacc of them.
+ */
+struct asc_hb_ran {
+	int lane;
+	uint32_t pos;
+	unsigned long seq;
+	const char *what;
+	const uint32_t *clock;
+	unsigned long mark;
+	const struct asc_hb_span *acc;
+	unsigned int nacc;
+};
+
 /* A new detector: nothing issued; NULL with errno ENOMEM. */
 struct asc_hb *asc_hb_new(void);
 void asc_hb_free(struct asc_hb *hb);
@@ -40,6 +79,28 @@ char *asc_hb_take_report(struct asc_hb *hb);
 int asc_hb_work(struct asc_hb *hb, int pipe_id, unsigned long seq,
 		const char *what, const struct asc_access *acc,
 		unsigned int nacc);
+
+/*
+ * asc_hb_work() of an instruction without accesses, marked @mark (not 0)
+ * for the tap.  Return: its position on the pipe.
+ */
+int asc_hb_mark(struct asc_hb *hb, int pipe_id, unsigned long seq,
+		const char *what, unsigned long mark);
+
+/*
+ * Call @fn(@ctx, ...) for every work item with accesses or a mark when
+ * it runs, from the thread calling the detector (the cross-core
+ * detector, xhb.c, taps the detector of each core of a launch).
+ */
+void asc_hb_tap(struct asc_hb *hb,
+		void (*fn)(void *ctx, const struct asc_hb_ran *ran), void *ctx);
+
+/* The clock of the last instruction run on @pipe_id into @out. */
+void asc_hb_clock(const struct asc_hb *hb, int pipe_id,
+		  uint32_t out[ASC_HB_CLOCKS]);
+
+/* The lane of @pipe_id, an ASC_HB_* component; -1 for no pipe. */
+int asc_hb_lane(int pipe_id);
 
 /*
  * Issue a set (@set) or a wait of (@event, @id) as instruction @seq, to

@@ -41,6 +41,7 @@
 
 #include "core.h"
 #include "hb.h"
+#include "xhb.h"
 
 #define LAUNCH_MODES		3
 #define LAUNCH_TICK_NS		(100 * 1000 * 1000L)
@@ -64,6 +65,7 @@
  * @report: its report.
  * @sync_arrived: cores in the current round of SyncAll.
  * @sync_round: SyncAll rounds completed.
+ * @xhb: the cross-core missing-sync detector; NULL unchecked.
  */
 struct asc_launch {
 	pthread_mutex_t lock;
@@ -83,6 +85,7 @@ struct asc_launch {
 	char *report;
 	unsigned int sync_arrived;
 	unsigned long sync_round;
+	struct asc_xhb *xhb;
 };
 
 /* Cores @first..@last of a launch that issue a set, or get one. */
@@ -127,28 +130,20 @@ static struct launch_range launch_same_type(const struct asc_launch *l,
 	return r;
 }
 
-/* The group that must issue a set @c issues in @mode, and its targets. */
+/*
+ * The group that must issue a set @c issues in @mode, and its targets
+ * (the mode is one @c has: launch_set_refused() said so).
+ */
 static void launch_set_group(const struct asc_launch *l,
 			     const struct asc_core *c, int mode,
 			     struct launch_range *group,
 			     struct launch_range *targets)
 {
-	unsigned int ai = launch_ai_core(l, c);
-	struct launch_range aic = { ai, ai, 2 };
+	struct asc_xhb_range g = { 0, 0 }, t = { 0, 0 };
 
-	if (mode == 0) {
-		*group = launch_same_type(l, c);
-		*targets = *group;
-	} else if (mode == 1) {
-		*group = launch_pair(l, ai, 1);
-		*targets = *group;
-	} else if (c->type == ASC_CORE_AIC) {
-		*group = aic;
-		*targets = launch_pair(l, ai, 2);
-	} else {
-		*group = launch_pair(l, ai, 2);
-		*targets = aic;
-	}
+	asc_xhb_set_group(l->kind, l->block_dim, c->index, mode, &g, &t);
+	*group = (struct launch_range){ g.first, g.last, mode };
+	*targets = (struct launch_range){ t.first, t.last, mode };
 }
 
 /* The groups whose sets count on @c; returns how many (at most 3). */
@@ -260,6 +255,8 @@ static bool launch_lane_stuck(const struct asc_launch *l,
 			      const struct asc_core *c,
 			      const struct core_lane *ln)
 {
+	if (ln->block == CORE_BLOCK_GM)
+		return ln->busy && asc_gmsync_stuck(ln);
 	return ln->busy && launch_wait_stuck(l, c, ln->block, ln->block_event,
 					     ln->block_id);
 }
@@ -367,7 +364,9 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 			launch_report_wait(l, c, "S", c->block, c->block_event,
 					   c->block_id, &r);
 		for (k = 1; k < CORE_LANES; k++)
-			if (!launch_lane_idle(&c->lane[k]))
+			if (c->lane[k].block == CORE_BLOCK_GM)
+				asc_gmsync_report(&c->lane[k], name, &r);
+			else if (!launch_lane_idle(&c->lane[k]))
 				launch_report_wait(l, c,
 						   asc_pipe_id_name(c->lane[k].pipe_id),
 						   c->lane[k].block,
@@ -565,9 +564,18 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 			asc_core_call_fail(c, err, "#%lu cross_wait_flag(%d) on %s",
 					   it->seq, it->id, pipe);
 		return;
+	case CORE_GM_SET:
+	case CORE_GM_WAIT:
+		asc_gmsync_lane_run(c, ln, it);
+		return;
 	default:
 		return;
 	}
+}
+
+struct asc_xhb *asc_launch_xhb(struct asc_launch *l)
+{
+	return l->xhb;
 }
 
 /* Why a cross-core set of @c is refused, or NULL. */
@@ -597,6 +605,7 @@ ASC_API int asc_core_cross_set_flag(struct asc_core *c, int flag_id, int mode,
 	const char *why;
 	char what[48];
 	int lane, pos;
+	long mark;
 
 	if (asc_core_enter(c))
 		return -1;
@@ -614,7 +623,16 @@ ASC_API int asc_core_cross_set_flag(struct asc_core *c, int flag_id, int mode,
 	if (asc_core_room(c, lane, false))
 		return -1;
 	snprintf(what, sizeof(what), "cross_set_flag(%d, mode %d)", flag_id, mode);
-	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+	if (c->launch->xhb) {
+		mark = asc_xhb_cross_set(c->launch->xhb, c->index, flag_id,
+					 mode, it.seq);
+		if (mark < 0)
+			return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
+						  it.seq);
+		pos = asc_hb_mark(c->hb, pipe_id, it.seq, what, mark);
+	} else {
+		pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+	}
 	if (pos < 0)
 		return asc_core_hb_fail(c, "the detector");
 	return asc_core_enqueue(c, lane, &it, pos);
@@ -640,6 +658,17 @@ ASC_API int asc_core_cross_wait_flag(struct asc_core *c, int flag_id,
 					  "#%lu cross_wait_flag(%d) on pipe %d: %s",
 					  it.seq, flag_id, pipe_id,
 					  lane < 0 ? "not a pipe" : "flag IDs are 0..10");
+	snprintf(what, sizeof(what), "cross_wait_flag(%d)", flag_id);
+	if (lane != CORE_S && asc_core_room(c, lane, false))
+		return -1;
+	/* On S too: what the scalar issues after it comes after it. */
+	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+	if (pos < 0)
+		return asc_core_hb_fail(c, "the detector");
+	if (c->launch->xhb && asc_xhb_cross_wait(c->launch->xhb, c->index,
+						 flag_id, pipe_id, pos, it.seq))
+		return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
+					  it.seq);
 	if (lane == CORE_S) {
 		err = launch_block(c, NULL, CORE_BLOCK_CROSS, flag_id, 0,
 				   asc_pipe_cross_wait, flag_id);
@@ -649,12 +678,6 @@ ASC_API int asc_core_cross_wait_flag(struct asc_core *c, int flag_id,
 						  it.seq, flag_id);
 		return 0;
 	}
-	if (asc_core_room(c, lane, false))
-		return -1;
-	snprintf(what, sizeof(what), "cross_wait_flag(%d)", flag_id);
-	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
-	if (pos < 0)
-		return asc_core_hb_fail(c, "the detector");
 	return asc_core_enqueue(c, lane, &it, pos);
 }
 
@@ -670,6 +693,9 @@ ASC_API int asc_core_sync_all(struct asc_core *c)
 	if (!l)
 		return asc_core_call_fail(c, ENOTCONN,
 					  "#%lu sync_all: not a core of a launch",
+					  c->seq);
+	if (l->xhb && asc_xhb_sync_all(l->xhb, c->index, c->hb, c->seq))
+		return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
 					  c->seq);
 	pthread_mutex_lock(c->lock);
 	round = l->sync_round;
@@ -726,6 +752,17 @@ static int launch_join(struct asc_core *c)
 	return 0;
 }
 
+/* The cross-core detector follows what @c's detector runs. */
+static void launch_attach(struct asc_core *c)
+{
+	char name[48];
+
+	if (!c->launch->xhb)
+		return;
+	launch_core_name(c, name, sizeof(name));
+	asc_xhb_attach(c->launch->xhb, c->index, c->hb, name);
+}
+
 /* The scalar of a core: set up, wait for the others, run, leave. */
 static void *launch_core_main(void *arg)
 {
@@ -733,8 +770,8 @@ static void *launch_core_main(void *arg)
 	struct asc_launch *l = c->launch;
 	bool run;
 
-	if (!asc_core_setup(c, l->attr))
-		launch_join(c);
+	if (!asc_core_setup(c, l->attr) && !launch_join(c))
+		launch_attach(c);
 	pthread_mutex_lock(&l->lock);
 	l->joined++;
 	pthread_cond_broadcast(&l->cond);
@@ -876,7 +913,25 @@ static void launch_free(struct asc_launch *l)
 	pthread_cond_destroy(&l->cond);
 	pthread_mutex_destroy(&l->lock);
 	free(l->report);
+	asc_xhb_free(l->xhb);
 	free(l);
+}
+
+/*
+ * After a launch that ran to its end: what the cross-core detector finds
+ * fails it, ENOLCK (or ENOMEM) with the findings as its report.
+ */
+static void launch_check_cross(struct asc_launch *l)
+{
+	struct asc_report r = { 0 };
+
+	if (l->err || !l->xhb || !asc_xhb_check(l->xhb, &r)) {
+		asc_report_free(&r);
+		return;
+	}
+	l->err = errno;
+	free(l->report);
+	l->report = asc_report_take(&r);
 }
 
 ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
@@ -907,7 +962,10 @@ ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
 	l->arg = arg;
 	l->attr = attr;
 	threads = calloc(l->ncores, sizeof(*threads));
-	if (!threads || launch_open(l) || launch_add_cores(l)) {
+	if (!(attr && attr->unchecked))
+		l->xhb = asc_xhb_new(kind, block_dim);
+	if (!threads || (!(attr && attr->unchecked) && !l->xhb) ||
+	    launch_open(l) || launch_add_cores(l)) {
 		err = errno;
 		free(threads);
 		launch_free(l);
@@ -919,6 +977,7 @@ ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	free(threads);
+	launch_check_cross(l);
 	err = l->err;
 	if (report) {
 		*report = l->report;

@@ -60,6 +60,21 @@ int ex_cross_set(struct asc_core *core, const char *key, int flag_id,
 	return asc_core_cross_set_flag(core, flag_id, mode, pipe_id);
 }
 
+int ex_cross_wait(struct asc_core *core, const char *key, int flag_id,
+		  int pipe_id)
+{
+	if (ex_skip(key))
+		return 0;
+	return asc_core_cross_wait_flag(core, flag_id, pipe_id);
+}
+
+int ex_sync_all(struct asc_core *core, const char *key)
+{
+	if (ex_skip(key))
+		return 0;
+	return asc_core_sync_all(core);
+}
+
 static void ex_usage(const struct example *ex, FILE *f)
 {
 	fprintf(f,

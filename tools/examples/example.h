@@ -111,6 +111,29 @@ int ex_cross_set(struct asc_core *core, const char *key, int flag_id,
 		 int mode, int pipe_id);
 
 /**
+ * ex_cross_wait() - cross_core_wait_flag(@flag_id, @pipe_id) at site @key,
+ * unless it is deleted.
+ * @core: the core, of a launch.
+ * @key: the site.
+ * @flag_id: cross-core flag.
+ * @pipe_id: the pipe that waits (S: the scalar).
+ *
+ * Return: what asc_core_cross_wait_flag() returns; 0 when the site is
+ * deleted.
+ */
+int ex_cross_wait(struct asc_core *core, const char *key, int flag_id,
+		  int pipe_id);
+
+/**
+ * ex_sync_all() - SyncAll() at site @key, unless it is deleted.
+ * @core: the core, of a launch.
+ * @key: the site.
+ *
+ * Return: what asc_core_sync_all() returns; 0 when the site is deleted.
+ */
+int ex_sync_all(struct asc_core *core, const char *key);
+
+/**
  * ex_main() - the program: options, device, prepare, run, verify.
  * @ex: the example.
  * @argc: from main().

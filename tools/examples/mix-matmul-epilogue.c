@@ -37,12 +37,16 @@
  * IDs of the AIC are allocated (catlass writes them by hand), so that the
  * example passes with strict IDs.
  *
- * Sites: the block's lines ("203"), the kernel's ("kernel:299") and the
- * epilogue's queue calls ("epi:in.EnQue").  The cross-core waits are no
- * sites: without one, the AIV reads a slot the AIC may still be writing,
- * a race between two cores that each core's missing-sync detector cannot
- * see, and the counter it leaves is one the chip allows.  Without a
- * cross-core set the launch deadlocks, and that is reported.
+ * Sites: the block's lines ("203"), the kernel's ("kernel:299"; its three
+ * cross-core waits by what they are, "kernel:aic-wait", "kernel:aic-end"
+ * and "kernel:aiv-wait") and the epilogue's queue calls ("epi:in.EnQue").
+ * Without a cross-core wait, one core's pipe touches a workspace slot
+ * another core's pipe may still be writing or reading: a race between two
+ * cores, which the cross-core detector reports after the launch (naming
+ * both cores, pipes and instructions); without the AIC's last waits,
+ * nothing races but the AIVs' sets count on the AIC and no wait takes
+ * them, which it reports as missing waits.  Without a cross-core set the
+ * launch deadlocks, and that is reported.
  *
  * Options: -m M -n N -k K (multiples of 16, default 128 x 64 x 48: 4 x 2
  * tiles of 32 x 32, two K tiles, the last one short), -b BLOCK_DIM (AI
@@ -105,6 +109,9 @@ static const struct ex_site sites[] = {
 	{ "358", "SetFlag<HardEvent::FIX_M>(EVENT_ID0)" },
 	{ "kernel:299", "CrossCoreSetFlag<0x2, PIPE_FIX>(flagAicFinishStoreList[stageId])" },
 	{ "kernel:262", "CrossCoreSetFlag<0x2, PIPE_MTE3>(flagAivFinishComputeList[stageId])" },
+	{ "kernel:aic-wait", "CrossCoreWaitFlag(flagAivFinishComputeList[stageId])" },
+	{ "kernel:aic-end", "CrossCoreWaitFlag(flagAivFinishComputeList[aivComputeStageId])" },
+	{ "kernel:aiv-wait", "CrossCoreWaitFlag(flagAicFinishStoreList[stageId])" },
 	{ "epi:in.AllocTensor", "inQueue.AllocTensor<float>()" },
 	{ "epi:in.EnQue", "inQueue.EnQue(cLocal)" },
 	{ "epi:in.DeQue", "inQueue.DeQue<float>()" },
@@ -327,9 +334,9 @@ static int aic_kernel(struct asc_core *core)
 		t = GetBlockCoord(loopIdx);
 		/* callbackBeforeFixpipe: the stage's AIVs are done with it */
 		if (stageUsed == WORKSPACE_STAGES)
-			TRY(asc_core_cross_wait_flag(core,
-						     flagAivFinishCompute(stageId),
-						     ASC_PIPE_S));
+			TRY(ex_cross_wait(core, "kernel:aic-wait",
+					  flagAivFinishCompute(stageId),
+					  ASC_PIPE_S));
 		else
 			++stageUsed;
 		TRY(BlockMmad_run(core, c, &t,
@@ -343,9 +350,9 @@ static int aic_kernel(struct asc_core *core)
 		aivComputeStageId = (stageId >= stageUsed) ?
 			(stageId - stageUsed) :
 			(stageId + WORKSPACE_STAGES - stageUsed);
-		TRY(asc_core_cross_wait_flag(core,
-					     flagAivFinishCompute(aivComputeStageId),
-					     ASC_PIPE_S));
+		TRY(ex_cross_wait(core, "kernel:aic-end",
+				  flagAivFinishCompute(aivComputeStageId),
+				  ASC_PIPE_S));
 		--stageUsed;
 	}
 	TRY(BlockMmad_destroy(core, c));
@@ -422,7 +429,7 @@ static int BlockEpilogue(struct asc_core *core, struct aiv *v,
 	TRY(que_set(core, v, "epi:out.EnQue", V_MTE3));
 
 	TRY(que_wait(core, v, "epi:out.DeQue", V_MTE3));
-	TRY(ex_issue_copy(core, ASC_PIPE_MTE3, "DataCopy(gmD, dLocal)", dst, N, "gmD",
+	TRY(ex_issue_copy_rows(core, ASC_PIPE_MTE3, "DataCopy(gmD, dLocal)", dst, N, "gmD",
 		 v->d, TILE_N, "dLocal", rows, t->n));
 	return que_set(core, v, "epi:out.FreeTensor", MTE3_V);
 }
@@ -444,8 +451,8 @@ static int aiv_kernel(struct asc_core *core)
 		t = GetBlockCoord(loopIdx);
 		half = CeilDiv(t.m, SUB_BLOCKS);
 		r0 = subIdx * half;
-		TRY(asc_core_cross_wait_flag(core, flagAicFinishStore(stageId),
-					     ASC_PIPE_S));
+		TRY(ex_cross_wait(core, "kernel:aiv-wait",
+				  flagAicFinishStore(stageId), ASC_PIPE_S));
 		TRY(BlockEpilogue(core, v, &t,
 				  workspace_slot(stageId, coreNum, coreIdx), r0,
 				  Min(t.m - r0, half)));

@@ -27,7 +27,12 @@
  * - SyncAll: the original calls the software variant, over a workspace
  *   (syncGm, workQueue); this port calls the hardware one,
  *   asc_core_sync_all(), which the chip runs over its reserved cross-core
- *   flags; the data hand-over through workGlobal is the same.
+ *   flags; the data hand-over through workGlobal is the same.  It is a
+ *   site ("SyncAll"): without it, a core's MTE2 reads the slice of
+ *   workGlobal another core's MTE3 may still be writing, and the
+ *   cross-core detector reports that race after the launch.  The copies
+ *   declare the global memory they touch (srcGlobal, workGlobal,
+ *   dstGlobal), as the cross-core detector needs.
  *
  * Option: -c CORES, the launch's AIVs (1..64, default 8 as the original),
  * each with a slice of 32 floats: -c 64 is a launch of 64 cores of 7
@@ -67,6 +72,7 @@ static const struct ex_site sites[] = {
 	{ "107", "outQueueDst.DeQue<float>()" },
 	{ "109", "outQueueDst.FreeTensor(dstLocal)" },
 	{ "destroy", "~TPipe(): wait for the free events still set" },
+	{ "SyncAll", "SyncAll<false>(syncGm, workQueue, blockNum)" },
 };
 
 /* Global memory. */
@@ -183,12 +189,18 @@ static void copy_out(void *arg)		/* MTE3 */
 
 /* An access of the whole buffer @p, written when @w. */
 #define ACC(p, w, name)	{ (p), sizeof(p), (w), (name) }
+/* An access of core @i's slice of global memory @gm. */
+#define GM(gm, i, w, name) \
+	{ (gm) + (i) * PER_BLOCK, PER_BLOCK * sizeof(float), (w), (name) }
 
 static void CopyIn(struct asc_core *core, struct ub *u)
 {
-	const struct asc_access acc[] = { ACC(u->src1, 1, "srcLocal") };
+	const struct asc_access acc[] = {
+		ACC(u->src1, 1, "srcLocal"),
+		GM(src_gm, u->block_idx, 0, "srcGlobal"),
+	};
 
-	asc_core_issue(core, ASC_PIPE_MTE2, copy_in, u, "DataCopy(srcLocal, srcGlobal)", acc, 1);
+	asc_core_issue(core, ASC_PIPE_MTE2, copy_in, u, "DataCopy(srcLocal, srcGlobal)", acc, 2);
 	que_set(core, u, "90", MTE2_V);
 }
 
@@ -209,22 +221,28 @@ static void FirstCompute(struct asc_core *core, struct ub *u)
 
 static void CopyToWorkGlobal(struct asc_core *core, struct ub *u)
 {
-	const struct asc_access acc[] = { ACC(u->dst, 0, "dstLocal") };
+	const struct asc_access acc[] = {
+		ACC(u->dst, 0, "dstLocal"),
+		GM(work_gm, u->block_idx, 1, "workGlobal"),
+	};
 
 	que_wait(core, u, "70", V_MTE3);
-	asc_core_issue(core, ASC_PIPE_MTE3, copy_to_work, u, "DataCopy(workGlobal, dstLocal)", acc, 1);
+	asc_core_issue(core, ASC_PIPE_MTE3, copy_to_work, u, "DataCopy(workGlobal, dstLocal)", acc, 2);
 	que_set(core, u, "72", MTE3_V);
 }
 
 static void CopyFromOtherCore(struct asc_core *core, struct ub *u, int index)
 {
-	const struct asc_access acc[] = { ACC(u->src1, 1, "srcLocal") };
+	const struct asc_access acc[] = {
+		ACC(u->src1, 1, "srcLocal"),
+		GM(work_gm, index, 0, "workGlobal"),
+	};
 	struct other *o = &others[u->block_idx][index];
 
 	o->u = u;
 	o->index = index;
 	que_wait(core, u, "76", V_MTE2);
-	asc_core_issue(core, ASC_PIPE_MTE2, copy_from_other, o, "DataCopy(srcLocal, workGlobal)", acc, 1);
+	asc_core_issue(core, ASC_PIPE_MTE2, copy_from_other, o, "DataCopy(srcLocal, workGlobal)", acc, 2);
 	que_set(core, u, "78", MTE2_V);
 }
 
@@ -240,10 +258,13 @@ static void Accumulate(struct asc_core *core, struct ub *u)
 
 static void CopyOut(struct asc_core *core, struct ub *u)
 {
-	const struct asc_access acc[] = { ACC(u->dst, 0, "dstLocal") };
+	const struct asc_access acc[] = {
+		ACC(u->dst, 0, "dstLocal"),
+		GM(dst_gm, u->block_idx, 1, "dstGlobal"),
+	};
 
 	que_wait(core, u, "107", V_MTE3);
-	asc_core_issue(core, ASC_PIPE_MTE3, copy_out, u, "DataCopy(dstGlobal, dstLocal)", acc, 1);
+	asc_core_issue(core, ASC_PIPE_MTE3, copy_out, u, "DataCopy(dstGlobal, dstLocal)", acc, 2);
 	que_set(core, u, "109", MTE3_V);
 }
 
@@ -263,7 +284,7 @@ static void Process(struct asc_core *core, void *arg)
 	FirstCompute(core, u);
 	CopyToWorkGlobal(core, u);
 	/* Wait until every core has done its first compute. */
-	asc_core_sync_all(core);
+	ex_sync_all(core, "SyncAll");
 	que_wait(core, u, "55", MTE3_V);
 	asc_core_issue(core, ASC_PIPE_V, copy_src2_to_dst, u, "DataCopy(dstLocal, srcLocal2)", cp, 2);
 	for (i = 0; i < (int)cores; i++) {

@@ -73,6 +73,28 @@ int ex_issue_copy(struct asc_core *core, int pipe, const char *what,
 	return ex_issue(core, pipe, ex_copy_work, what, &op, acc, 2);
 }
 
+int ex_issue_copy_rows(struct asc_core *core, int pipe, const char *what,
+		       float *dst, uint32_t dst_stride, const char *dst_name,
+		       const float *src, uint32_t src_stride,
+		       const char *src_name, uint32_t rows, uint32_t cols)
+{
+	const struct ex_tile_op op = { .dst = dst, .src = src, .dst_stride = dst_stride,
+				       .src_stride = src_stride, .rows = rows, .cols = cols };
+	struct asc_access *acc = calloc(rows + 1, sizeof(*acc));
+	uint32_t r;
+	int ret;
+
+	if (!acc)
+		return -1;
+	acc[0] = (struct asc_access){ src, ex_span(rows, cols, src_stride), 0, src_name };
+	for (r = 0; r < rows; r++)
+		acc[r + 1] = (struct asc_access){ dst + (size_t)r * dst_stride,
+						  cols * sizeof(float), 1, dst_name };
+	ret = ex_issue(core, pipe, ex_copy_work, what, &op, acc, rows + 1);
+	free(acc);
+	return ret;
+}
+
 int ex_check_matrix(const char *prog, const char *name, const float *got,
 		    const float *want, uint32_t rows, uint32_t cols)
 {

@@ -104,6 +104,19 @@ int ex_issue_copy(struct asc_core *core, int pipe, const char *what,
 		  uint32_t rows, uint32_t cols);
 
 /**
+ * ex_issue_copy_rows() - ex_issue_copy(), with one access per row of
+ * @dst: for a tile of a matrix in global memory whose rows lie between
+ * the rows of other cores' tiles.
+ * @core: as ex_issue_copy(), and the other arguments too.
+ *
+ * Return: as ex_issue().
+ */
+int ex_issue_copy_rows(struct asc_core *core, int pipe, const char *what,
+		       float *dst, uint32_t dst_stride, const char *dst_name,
+		       const float *src, uint32_t src_stride,
+		       const char *src_name, uint32_t rows, uint32_t cols);
+
+/**
  * ex_check_matrix() - compare a result with its reference, exactly.
  * @prog: the program's name, for the message.
  * @name: the matrix's name, for the message.

@@ -9,7 +9,9 @@ core: ``@asc.jit`` makes a kernel, ``kernel[core_num](*args)`` runs it
 ``asc.add``/``mul``/``muls``/``duplicate`` and ``get_value``/``set_value``
 are issued to their pipes, with the runtime's missing-sync detector
 watching; the cores of a launch meet through ``asc.cross_core_set_flag``,
-``asc.cross_core_wait_flag`` and ``asc.sync_all``.  Errors are :class:`AscError` (an ``OSError``).  See
+``asc.cross_core_wait_flag`` and ``asc.sync_all`` (with a workspace, the
+software SyncAll), and ``asc.ib_set``/``asc.ib_wait``.  Errors are
+:class:`AscError` (an ``OSError``).  See
 Documentation/python.rst.
 """
 
@@ -22,8 +24,8 @@ from .errors import (AscError, CancelledError, DeadlockError, DoubleSetError,
 from .ops import add, data_copy, duplicate, mul, muls
 from .runtime import (JITFunction, get_block_idx, get_block_num, get_sub_block_idx,
                       get_sub_block_num, jit)
-from .sync import (cross_core_set_flag, cross_core_wait_flag, pipe_barrier, set_flag,
-                   sync_all, wait_flag)
+from .sync import (cross_core_set_flag, cross_core_wait_flag, ib_set, ib_wait, pipe_barrier,
+                   set_flag, sync_all, wait_flag)
 from .tensor import (DataType, GlobalAddress, GlobalTensor, LocalTensor, double,
                      float16, float32, float64, float_, half, int8, int16, int32,
                      int64, int_, uint8, uint16, uint32, uint64)
@@ -42,6 +44,6 @@ __all__ = [
     "WrongPipeError", "add", "cross_core_set_flag", "cross_core_wait_flag", "data_copy",
     "double", "duplicate", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_sub_block_idx", "get_sub_block_num", "get_tpipe_ptr", "half",
-    "int16", "int32", "int64", "int8", "int_", "jit", "mul", "muls", "pipe_barrier",
+    "ib_set", "ib_wait", "int16", "int32", "int64", "int8", "int_", "jit", "mul", "muls", "pipe_barrier",
     "set_flag", "sync_all", "uint16", "uint32", "uint64", "uint8", "wait_flag",
 ]

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """pyasc's sync calls inside a kernel: set_flag, wait_flag, pipe_barrier,
-and between the cores of a launch cross_core_set_flag, cross_core_wait_flag
-and sync_all.
+and between the cores of a launch cross_core_set_flag, cross_core_wait_flag,
+sync_all, and Ascend C's software sync ib_set and ib_wait.
 
 Each is issued by the scalar to the core runtime: set_flag to the queue of
 the HardEvent's source pipe, wait_flag to that of its destination pipe
 (a wait on S blocks the scalar, with the GIL released), pipe_barrier to
 its pipe (PIPE_ALL: the scalar waits for every pipe), a cross-core set to
 the pipe it names, a cross-core wait to its pipe (PIPE_S: the scalar
-waits); sync_all makes the scalar wait for every core.
+waits); sync_all makes the scalar wait for every core.  The software sync
+(sync_all with a workspace, ib_set, ib_wait) is libasc's: counters in a
+global-memory workspace, set on MTE3 and polled on MTE2.
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .enums import LAUNCH_KIND, HardEvent, KernelType, PipeID
-from .runtime import _lib, current_core
+from .runtime import Core, _lib, current_core
+from .tensor import GlobalTensor
+
+#: Bytes per counter of a software sync's workspace (ASC_GM_SLOT_BYTES).
+GM_SLOT_BYTES = 32
 
 
 def set_flag(event: HardEvent, event_id: int = 0) -> None:
@@ -73,19 +79,93 @@ def cross_core_wait_flag(flag_id: int, mode_id: int, pipe: PipeID) -> None:
                f"cross_core_wait_flag({int(flag_id)}, {int(mode_id)}, {pipe.name})")
 
 
+def _blocks(core: Core) -> int:
+    """The cores of the caller's type: the blocks a workspace has counters for."""
+    return _lib.asc_core_block_num(core.ptr) * _lib.asc_core_sub_block_num(core.ptr)
+
+
+def _workspace(api: str, gm_workspace: Any, counters: int) -> int:
+    """The address of ``gm_workspace``, a GlobalTensor of 4-byte elements
+    holding at least ``counters`` counters of GM_SLOT_BYTES each."""
+    if not isinstance(gm_workspace, GlobalTensor):
+        raise TypeError(f"{api}: gm_workspace must be a GlobalTensor")
+    view = gm_workspace._view()
+    if view.dtype.itemsize != 4:
+        raise ValueError(f"{api}: gm_workspace must hold 4-byte elements (int32, uint32)")
+    if view.nbytes < counters * GM_SLOT_BYTES:
+        raise ValueError(f"{api}: gm_workspace has {view.nbytes} bytes, "
+                         f"{counters * GM_SLOT_BYTES} needed")
+    return view.ctypes.data
+
+
+def ib_set(gm_workspace: GlobalTensor, ub_workspace: Optional[Any], block_idx: int,
+           event_id: int) -> None:
+    """IBSet(gmWorkspace, ubWorkspace, blockIdx, eventID): set the flag of
+    (``block_idx``, ``event_id``) in ``gm_workspace``.
+
+    Every pipe first runs what was issued before (PIPE_ALL), then MTE3 adds
+    one to the counter (``asc_core_ib_set()``).  ``gm_workspace`` holds
+    GM_SLOT_BYTES per (block, event), zeroed before the launch;
+    ``ub_workspace`` is taken as Ascend C takes it and not needed (the
+    emulated pipes write global memory directly).
+    """
+    core = current_core("ib_set")
+    n = _blocks(core)
+    addr = _workspace("ib_set", gm_workspace, (int(event_id) + 1) * n)
+    core.check(_lib.asc_core_ib_set(core.ptr, addr, int(block_idx), int(event_id)),
+               f"ib_set(block {int(block_idx)}, event {int(event_id)})")
+
+
+def ib_wait(gm_workspace: GlobalTensor, ub_workspace: Optional[Any], block_idx: int,
+            event_id: int) -> None:
+    """IBWait(gmWorkspace, ubWorkspace, blockIdx, eventID): wait for the flag
+    of (``block_idx``, ``event_id``) that ib_set sets.
+
+    MTE2 polls the counter until it has counted as many sets as this core
+    has waited for (the n-th wait waits for the n-th set), then every pipe
+    waits for it (PIPE_ALL).  A wait no set can end raises DeadlockError.
+    """
+    core = current_core("ib_wait")
+    n = _blocks(core)
+    addr = _workspace("ib_wait", gm_workspace, (int(event_id) + 1) * n)
+    core.check(_lib.asc_core_ib_wait(core.ptr, addr, int(block_idx), int(event_id)),
+               f"ib_wait(block {int(block_idx)}, event {int(event_id)})")
+
+
 def sync_all(gm_workspace: Optional[Any] = None, ub_workspace: Optional[Any] = None,
              used_cores: int = 0, is_aiv_only: bool = True) -> None:
-    """SyncAll(): the hardware variant; the scalar waits until every core has reached it.
+    """SyncAll(): the scalar waits until every core has reached it.
 
-    A PIPE_ALL barrier first, as on the chip.  The software variant (with
-    ``gm_workspace`` and ``ub_workspace``) is not emulated, nor a SyncAll
-    of the AIVs only in a MIX_AIC_1_2 launch (``is_aiv_only`` there must
-    be False: every core of the launch takes part): both raise
-    NotImplementedError.
+    Without ``gm_workspace``, the hardware variant: a PIPE_ALL barrier
+    first, as on the chip, then every core of the launch meets.  A
+    SyncAll of the AIVs only in a MIX_AIC_1_2 launch is not emulated
+    (the driver's SyncAll takes every core): ``is_aiv_only`` there must be
+    False, else NotImplementedError.
+
+    With ``gm_workspace`` (a GlobalTensor of int32 or uint32, zeroed before
+    the launch, GM_SLOT_BYTES per core), the software variant
+    (SyncAll<false>, ``asc_core_sync_all_gm()``): the cores of the
+    caller's type with blocks 0..``used_cores``-1 (0: all of them) meet
+    through counters in the workspace, set on MTE3 and polled on MTE2;
+    ``ub_workspace`` is taken and not needed.  In a MIX_AIC_1_2 launch it
+    syncs the cores of the caller's type, so there ``is_aiv_only`` must be
+    True on an AIV (NotImplementedError otherwise).
     """
     core = current_core("sync_all")
-    if gm_workspace is not None or ub_workspace is not None:
-        raise NotImplementedError("sync_all: the software SyncAll (with workspaces) is not emulated")
+    if gm_workspace is not None:
+        mix = core.kind == LAUNCH_KIND[KernelType.MIX_AIC_1_2]
+        if mix and not is_aiv_only:
+            raise NotImplementedError("sync_all: a software SyncAll of the AICs and AIVs "
+                                      "together is not emulated")
+        if mix and _lib.asc_core_sub_block_num(core.ptr) == 1:
+            raise NotImplementedError("sync_all: is_aiv_only=True on an AIC")
+        used = int(used_cores) if used_cores else _blocks(core)
+        addr = _workspace("sync_all", gm_workspace, used)
+        core.check(_lib.asc_core_sync_all_gm(core.ptr, addr, int(used_cores)),
+                   f"sync_all(used_cores={int(used_cores)})")
+        return
+    if ub_workspace is not None:
+        raise ValueError("sync_all: ub_workspace without gm_workspace")
     if is_aiv_only and core.kind == LAUNCH_KIND[KernelType.MIX_AIC_1_2]:
         raise NotImplementedError("sync_all: a SyncAll of the AIVs only in a MIX_AIC_1_2 launch "
                                   "is not emulated; is_aiv_only=False syncs every core")

@@ -222,21 +222,140 @@ def test_cross_core_calls_outside_a_kernel():
             call()
 
 
-def test_sync_all_variants_not_emulated():
+def test_sync_all_of_the_aivs_only_in_a_mix_launch_not_emulated():
     got = []
 
     def body():
-        gm = asc.GlobalTensor()
-        ub = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 0, 32)
-        for call in (lambda: asc.sync_all(gm, ub, used_cores=0), lambda: asc.sync_all()):
-            try:
-                call()
-            except NotImplementedError as e:
-                got.append(str(e))
+        try:
+            asc.sync_all()
+        except NotImplementedError as e:
+            got.append(str(e))
         asc.sync_all(is_aiv_only=False)
 
     asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)(body)[1]()
-    assert len(got) == 6 and all("not emulated" in g for g in got)
+    assert len(got) == 3 and all("not emulated" in g for g in got)
+
+
+def gm_tensor(array):
+    t = asc.GlobalTensor()
+    t.set_global_buffer(array)
+    return t
+
+
+def reduce_kernel(software, used, n):
+    """Each core doubles its slice into part, meets the others (the first
+    ``used`` of ``n``), then sums their slices into its row of out."""
+    def body(x, part, out, ws):
+        i = asc.get_block_idx()
+        if i >= used:
+            return
+        x_gm, part_gm, out_gm = gm_tensor(x), gm_tensor(part), gm_tensor(out)
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, TILE)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4 * TILE, TILE)
+        asc.data_copy(a, x_gm[i * TILE:], TILE)
+        sync(HE.MTE2_V)
+        asc.muls(b, a, 2.0, TILE)
+        sync(HE.V_MTE3)
+        time.sleep(0.02 * ((i * 3) % used))
+        asc.data_copy(part_gm[i * TILE:], b, TILE)
+        if software:
+            ub = asc.LocalTensor(asc.int32, asc.TPosition.VECIN, 48 * TILE, 8)
+            asc.sync_all(gm_tensor(ws), ub, used_cores=0 if used == n else used)
+        else:
+            asc.pipe_barrier(asc.PipeID.PIPE_ALL)   # orders this core's own slice only
+        p = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 8 * TILE, used * TILE)
+        asc.data_copy(p, part_gm, used * TILE)
+        sync(HE.MTE2_V)
+        asc.duplicate(b, 0.0, TILE)
+        for j in range(used):
+            asc.add(b, b, p[j * TILE:], TILE)
+        sync(HE.V_MTE3)
+        asc.data_copy(out_gm[i * TILE:], b, TILE)
+    return asc.jit(body)
+
+
+@pytest.mark.parametrize("n,used", [(8, 8), (4, 2)])
+def test_software_sync_all_then_every_core_reduces(n, used):
+    """sync_all over a workspace: after it, every core that took part sums all slices."""
+    rng = np.random.default_rng(n)
+    x = rng.integers(-50, 50, n * TILE).astype(np.float32)
+    part = np.zeros_like(x)
+    out = np.zeros(n * TILE, np.float32)
+    ws = np.zeros(n * 8, np.int32)
+    reduce_kernel(True, used, n)[n](x, part, out, ws)
+    want = 2 * x.reshape(n, TILE)[:used].sum(axis=0)
+    for i in range(used):
+        np.testing.assert_array_equal(out[i * TILE:(i + 1) * TILE], want)
+    assert list(ws[::8][:used]) == [1] * used
+
+
+def test_software_sync_all_missing_is_a_missing_sync():
+    """With a PIPE_ALL barrier instead of the sync_all, the cross-core
+    detector reports the race on part."""
+    n = 4
+    x = np.ones(n * TILE, np.float32)
+    with pytest.raises(asc.MissingSyncError) as e:
+        reduce_kernel(False, n, n)[n](x, np.zeros_like(x), np.zeros_like(x),
+                                   np.zeros(n * 8, np.int32))
+    assert "no cross-core set/wait or SyncAll orders them" in e.value.report, e.value.report
+
+
+def ring_kernel(wait):
+    """Core i writes its slice of mid, sets its flag, waits for core i - 1's
+    and copies that core's slice to its slice of out."""
+    @asc.jit
+    def ring(x, mid, out, ws):
+        i, num = asc.get_block_idx(), asc.get_block_num()
+        prev = (i + num - 1) % num
+        x_gm, mid_gm, out_gm, ws_gm = gm_tensor(x), gm_tensor(mid), gm_tensor(out), gm_tensor(ws)
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, TILE)
+        asc.data_copy(a, x_gm[i * TILE:], TILE)
+        sync(HE.MTE2_MTE3)
+        time.sleep(0.03 * (num - 1 - i))
+        asc.data_copy(mid_gm[i * TILE:], a, TILE)
+        asc.ib_set(ws_gm, None, i, 0)
+        if wait:
+            asc.ib_wait(ws_gm, None, prev, 0)
+        c = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 4 * TILE, TILE)
+        asc.data_copy(c, mid_gm[prev * TILE:], TILE)
+        sync(HE.MTE2_MTE3)
+        asc.data_copy(out_gm[i * TILE:], c, TILE)
+    return ring
+
+
+def test_ib_set_and_ib_wait_hand_slices_around_a_ring():
+    n = 4
+    x = np.arange(n * TILE, dtype=np.float32)
+    mid, out, ws = np.zeros_like(x), np.zeros_like(x), np.zeros(n * 8, np.int32)
+    ring_kernel(True)[n](x, mid, out, ws)
+    np.testing.assert_array_equal(out, np.roll(x, TILE))
+
+
+def test_ib_wait_missing_is_a_missing_sync():
+    n = 4
+    x = np.arange(n * TILE, dtype=np.float32)
+    with pytest.raises(asc.MissingSyncError) as e:
+        ring_kernel(False)[n](x, np.zeros_like(x), np.zeros_like(x), np.zeros(n * 8, np.int32))
+    assert "missing sync: core" in e.value.report, e.value.report
+
+
+def test_software_sync_workspace_checked():
+    got = []
+
+    def body(ws, f64):
+        small = asc.GlobalTensor()
+        small.set_global_buffer(ws, 8)      # 32 bytes: one core's counter
+        for call in (lambda: asc.sync_all(small),
+                     lambda: asc.ib_set(gm_tensor(f64), None, 0, 0),
+                     lambda: asc.ib_wait(ws, None, 0, 0),
+                     lambda: asc.sync_all(None, ws)):
+            try:
+                call()
+            except (ValueError, TypeError) as e:
+                got.append(type(e).__name__)
+
+    asc.jit(body)[2](np.zeros(16, np.int32), np.zeros(16, np.float64))
+    assert sorted(got) == sorted(["ValueError", "ValueError", "TypeError", "ValueError"] * 2)
 
 
 CHILD = r'''

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The cross-core detector's check after a launch (the model: xhb.c): the
+ * counts and SyncAll rounds, the global clocks joined until they settle,
+ * then races between cores and counts no wait took.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xhb_model.h"
+
+
+static bool xhb_join(uint32_t *dst, const uint32_t *src, size_t n)
+{
+	bool changed = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (src[i] > dst[i]) {
+			dst[i] = src[i];
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/* The last import of @c on @lane at or before @pos, or NULL. */
+static const struct xhb_import *xhb_last(const struct xhb_core *c, int lane,
+					 uint32_t pos)
+{
+	size_t lo = c->lane_first[lane], hi = c->lane_first[lane + 1], mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c->imports[mid].pos <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > c->lane_first[lane] ? &c->imports[lo - 1] : NULL;
+}
+
+/*
+ * The global clock of what core @core knows at local clock @clock, joined
+ * into @g.  Return: whether @g changed.
+ */
+static bool xhb_knows(const struct asc_xhb *x, unsigned int core,
+		      const uint32_t *clock, uint32_t *g)
+{
+	const struct xhb_core *c = &x->cores[core];
+	const struct xhb_import *im;
+	bool changed;
+	int k;
+
+	changed = xhb_join(g + (size_t)core * XHB_C, clock, XHB_C);
+	for (k = 0; k < XHB_C; k++) {
+		im = xhb_last(c, k, clock[k]);
+		if (im && xhb_join(g, im->cum, x->width))
+			changed = true;
+	}
+	return changed;
+}
+
+/* What core @core at local clock @clock knows of component @comp. */
+static uint32_t xhb_knows_of(const struct asc_xhb *x, unsigned int core,
+			     const uint32_t *clock, size_t comp)
+{
+	const struct xhb_core *c = &x->cores[core];
+	const struct xhb_import *im;
+	uint32_t best = 0;
+	int k;
+
+	for (k = 0; k < XHB_C; k++) {
+		im = xhb_last(c, k, clock[k]);
+		if (im && im->cum[comp] > best)
+			best = im->cum[comp];
+	}
+	return best;
+}
+
+static uint32_t *xhb_clock_new(const struct asc_xhb *x)
+{
+	return calloc(x->width, sizeof(uint32_t));
+}
+
+static int xhb_count_order(const void *pa, const void *pb)
+{
+	const struct xhb_count *a = *(const struct xhb_count *const *)pa;
+	const struct xhb_count *b = *(const struct xhb_count *const *)pb;
+
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	return a->mode - b->mode;
+}
+
+/* The j-th set of (@mode, @flag) that core @c ran, or NULL. */
+static struct xhb_set *xhb_nth_set(struct xhb_core *c, int mode, int flag,
+				   unsigned int j)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_sets; i++)
+		if (c->sets[i].ran && c->sets[i].mode == mode &&
+		    c->sets[i].flag == flag && c->sets[i].round == j)
+			return &c->sets[i];
+	return NULL;
+}
+
+/* Number the sets, make the counts, hand them to their targets. */
+static int xhb_make_counts(struct asc_xhb *x)
+{
+	unsigned int seen[XHB_MODES][XHB_FLAGS];
+	struct xhb_count *cnt, **slot;
+	struct xhb_core *c, *t;
+	struct xhb_set *s;
+	unsigned int core, m, tc;
+	size_t i, n = 0, cap = 0;
+
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < c->n_sets; i++) {
+			s = &c->sets[i];
+			if (!s->ran)
+				continue;
+			if (!s->gm)
+				s->round = seen[s->mode][s->flag]++;
+			s->g = xhb_clock_new(x);
+			if (!s->g)
+				return -1;
+		}
+	}
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		for (i = 0; i < c->n_sets; i++) {
+			s = &c->sets[i];
+			if (!s->ran || s->gm || s->group.first != core)
+				continue;
+			cnt = asc_xhb_grow(&x->counts, &n, &cap, sizeof(*cnt));
+			if (!cnt)
+				return -1;
+			*cnt = (struct xhb_count){
+				.round = s->round, .mode = s->mode,
+				.nmembers = s->group.last - s->group.first + 1,
+			};
+			cnt->members = calloc(cnt->nmembers, sizeof(*cnt->members));
+			cnt->g = xhb_clock_new(x);
+			x->ncounts = ++n;
+			if (!cnt->members || !cnt->g)
+				return -1;
+			for (m = 0; m < cnt->nmembers; m++) {
+				cnt->members[m] = xhb_nth_set(&x->cores[core + m],
+							      s->mode, s->flag,
+							      s->round);
+				if (!cnt->members[m])
+					break;
+			}
+			if (m < cnt->nmembers)
+				cnt->nmembers = 0;	/* never counted */
+		}
+	}
+	/* x->counts is final now: hand out pointers. */
+	for (i = 0; i < x->ncounts; i++) {
+		cnt = &x->counts[i];
+		if (!cnt->nmembers)
+			continue;
+		s = cnt->members[0];
+		for (tc = s->targets.first; tc <= s->targets.last; tc++) {
+			t = &x->cores[tc];
+			slot = realloc(t->counts[s->flag],
+				       (t->ncounts[s->flag] + 1) * sizeof(*slot));
+			if (!slot)
+				return -1;
+			t->counts[s->flag] = slot;
+			slot[t->ncounts[s->flag]++] = cnt;
+		}
+	}
+	for (core = 0; core < x->ncores; core++)
+		for (m = 0; m < XHB_FLAGS; m++)
+			if (x->cores[core].ncounts[m])
+				qsort(x->cores[core].counts[m],
+				      x->cores[core].ncounts[m],
+				      sizeof(struct xhb_count *), xhb_count_order);
+	return 0;
+}
+
+/*
+ * The @n-th set (from 1) that ran of the counter at @gm: by core, then in
+ * the core's order (a counter has one writer in a sound protocol).
+ */
+static const struct xhb_set *xhb_nth_gm_set(const struct asc_xhb *x,
+					    const void *gm, uint32_t n)
+{
+	const struct xhb_core *c;
+	size_t i;
+
+	for (c = x->cores; c < x->cores + x->ncores; c++)
+		for (i = 0; i < c->n_sets; i++)
+			if (c->sets[i].ran && c->sets[i].gm == gm && !--n)
+				return &c->sets[i];
+	return NULL;
+}
+
+static int xhb_import_order(const void *pa, const void *pb)
+{
+	const struct xhb_import *a = pa, *b = pb;
+
+	if (a->lane != b->lane)
+		return a->lane - b->lane;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* The SyncAll rounds every core reached, and their clocks. */
+static int xhb_make_rounds(struct asc_xhb *x)
+{
+	size_t r, n = x->cores[0].n_syncs;
+	unsigned int core;
+
+	for (core = 0; core < x->ncores; core++) {
+		if (x->cores[core].n_syncs < n)
+			n = x->cores[core].n_syncs;
+		for (r = 0; r < x->cores[core].n_syncs; r++) {
+			x->cores[core].syncs[r].g = xhb_clock_new(x);
+			if (!x->cores[core].syncs[r].g)
+				return -1;
+		}
+	}
+	x->rounds = calloc(n + 1, sizeof(*x->rounds));
+	if (!x->rounds)
+		return -1;
+	for (r = 0; r < n; r++) {
+		x->rounds[r] = xhb_clock_new(x);
+		if (!x->rounds[r])
+			return -1;
+		x->nrounds = r + 1;
+	}
+	return 0;
+}
+
+/* The imports of core @c, by lane and position. */
+static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
+{
+	unsigned int taken[XHB_FLAGS] = { 0 };
+	struct xhb_import *im;
+	const struct xhb_wait *w;
+	const struct xhb_set *s;
+	size_t i, k;
+
+	c->imports = calloc(c->n_waits + c->n_syncs + 1, sizeof(*c->imports));
+	if (!c->imports)
+		return -1;
+	for (i = 0; i < c->n_waits; i++) {
+		w = &c->waits[i];
+		if (w->gm) {
+			s = xhb_nth_gm_set(x, w->gm, w->count);
+			if (s)
+				c->imports[c->nimports++] = (struct xhb_import){
+					.lane = w->lane, .pos = w->pos, .src = s->g };
+			continue;
+		}
+		k = taken[w->flag]++;
+		if (k >= c->ncounts[w->flag])
+			continue;	/* never ended: a deadlock of its own */
+		c->imports[c->nimports++] = (struct xhb_import){
+			.lane = w->lane, .pos = w->pos,
+			.src = c->counts[w->flag][k]->g };
+	}
+	for (i = 0; i < c->n_syncs && i < x->nrounds; i++)
+		c->imports[c->nimports++] = (struct xhb_import){
+			.lane = ASC_HB_ISSUE, .pos = c->syncs[i].pos,
+			.src = x->rounds[i] };
+	qsort(c->imports, c->nimports, sizeof(*c->imports), xhb_import_order);
+	for (i = 0, k = 0; k <= XHB_C; k++) {
+		while (i < c->nimports && c->imports[i].lane < (int)k)
+			i++;
+		c->lane_first[k] = i;
+	}
+	for (i = 0; i < c->nimports; i++) {
+		im = &c->imports[i];
+		im->cum = xhb_clock_new(x);
+		if (!im->cum)
+			return -1;
+	}
+	return 0;
+}
+
+/* One round of joins.  Return: whether a clock changed. */
+static bool xhb_propagate(struct asc_xhb *x)
+{
+	struct xhb_core *c;
+	struct xhb_count *cnt;
+	bool changed = false;
+	unsigned int core, m;
+	size_t i;
+
+	for (i = 0; i < x->ncounts; i++) {
+		cnt = &x->counts[i];
+		for (m = 0; m < cnt->nmembers; m++)
+			xhb_join(cnt->g, cnt->members[m]->g, x->width);
+	}
+	for (core = 0; core < x->ncores; core++)
+		for (i = 0; i < x->nrounds; i++)
+			xhb_join(x->rounds[i], x->cores[core].syncs[i].g, x->width);
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		for (i = 0; i < c->nimports; i++) {
+			if (i > 0 && c->imports[i - 1].lane == c->imports[i].lane)
+				xhb_join(c->imports[i].cum, c->imports[i - 1].cum,
+					 x->width);
+			xhb_join(c->imports[i].cum, c->imports[i].src, x->width);
+		}
+	}
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		for (i = 0; i < c->n_sets; i++)
+			if (c->sets[i].ran &&
+			    xhb_knows(x, core, c->items[c->sets[i].item].clock,
+				      c->sets[i].g))
+				changed = true;
+		for (i = 0; i < c->n_syncs; i++)
+			if (xhb_knows(x, core, c->syncs[i].clock, c->syncs[i].g))
+				changed = true;
+	}
+	return changed;
+}
+
+/* "name" [0x1000+64], or just the range for an access without a name. */
+static void xhb_range(char *buf, size_t len, const struct xhb_acc *a)
+{
+	unsigned long lo = a->range.lo, size = a->range.hi - a->range.lo;
+
+	if (a->name)
+		snprintf(buf, len, "\"%s\" [%#lx+%lu]", a->name, lo, size);
+	else
+		snprintf(buf, len, "[%#lx+%lu]", lo, size);
+}
+
+static const char *xhb_lane_name(int lane)
+{
+	static const int pipe[XHB_C] = {
+		ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1,
+		ASC_PIPE_MTE2, ASC_PIPE_MTE3, ASC_PIPE_FIX, ASC_PIPE_S,
+	};
+
+	return asc_pipe_id_name(pipe[lane]);
+}
+
+static void xhb_report_race(const struct asc_xhb *x, const struct xhb_acc *a,
+			    const struct xhb_acc *b, struct asc_report *out)
+{
+	const struct xhb_item *ia = &x->cores[a->core].items[a->item];
+	const struct xhb_item *ib = &x->cores[b->core].items[b->item];
+	char first[160], second[160];
+
+	xhb_range(first, sizeof(first), a);
+	if (a->range.lo == b->range.lo && a->range.hi == b->range.hi &&
+	    (a->name == b->name || (a->name && b->name &&
+				    !strcmp(a->name, b->name))))
+		snprintf(second, sizeof(second), "it");
+	else
+		xhb_range(second, sizeof(second), b);
+	asc_report_add(out,
+		       "missing sync: %s %s %s %s (#%lu %s) and %s %s %s %s (#%lu %s): no cross-core set/wait or SyncAll orders them",
+		       x->cores[a->core].name, xhb_lane_name(a->lane),
+		       a->write ? "writes" : "reads", first, ia->seq, ia->what,
+		       x->cores[b->core].name, xhb_lane_name(b->lane),
+		       b->write ? "writes" : "reads", second, ib->seq, ib->what);
+}
+
+/* Does access @a happen before access @b (of another core)? */
+static bool xhb_before(const struct asc_xhb *x, const struct xhb_acc *a,
+		       const struct xhb_acc *b)
+{
+	const struct xhb_item *ia = &x->cores[a->core].items[a->item];
+	const struct xhb_item *ib = &x->cores[b->core].items[b->item];
+	size_t comp = (size_t)a->core * XHB_C + a->lane;
+
+	return ia->pos <= xhb_knows_of(x, b->core, ib->clock, comp);
+}
+
+/* Cores' bytes: the union of each core's accesses, in one index. */
+struct xhb_owner {
+	struct asc_range range;
+	unsigned int core;
+};
+
+static int xhb_acc_by_lo(const void *pa, const void *pb)
+{
+	const struct xhb_acc *a = *(const struct xhb_acc *const *)pa;
+	const struct xhb_acc *b = *(const struct xhb_acc *const *)pb;
+
+	return a->range.lo < b->range.lo ? -1 : a->range.lo > b->range.lo;
+}
+
+static void xhb_owner_free(struct asc_range *r)
+{
+	free(r);
+}
+
+static int xhb_add_owners(struct asc_xhb *x, unsigned int core,
+			  struct asc_ranges *owners)
+{
+	struct xhb_core *c = &x->cores[core];
+	struct xhb_owner *o = NULL;
+	struct xhb_acc **v;
+	size_t i;
+
+	if (!c->n_accs)
+		return 0;
+	v = malloc(c->n_accs * sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < c->n_accs; i++)
+		v[i] = &c->accs[i];
+	qsort(v, c->n_accs, sizeof(*v), xhb_acc_by_lo);
+	for (i = 0; i < c->n_accs; i++) {
+		if (o && v[i]->range.lo <= o->range.hi) {
+			if (v[i]->range.hi > o->range.hi)
+				o->range.hi = v[i]->range.hi;
+			continue;
+		}
+		if (o)
+			asc_ranges_insert(owners, &o->range);
+		o = calloc(1, sizeof(*o));
+		if (!o) {
+			free(v);
+			return -1;
+		}
+		o->range.lo = v[i]->range.lo;
+		o->range.hi = v[i]->range.hi;
+		o->core = core;
+	}
+	asc_ranges_insert(owners, &o->range);
+	free(v);
+	return 0;
+}
+
+/* Is any of [@lo, @hi) touched by a core other than @core? */
+static int xhb_shared(const struct asc_ranges *owners, unsigned int core,
+		      const struct asc_range *r, struct asc_range_list *found)
+{
+	size_t i;
+
+	if (asc_ranges_overlap(owners, r->lo, r->hi, found))
+		return -1;
+	for (i = 0; i < found->len; i++)
+		if (((struct xhb_owner *)found->v[i])->core != core)
+			return 1;
+	return 0;
+}
+
+/* Every write to shared bytes against the accesses of other cores there. */
+static int xhb_races(struct asc_xhb *x, struct asc_report *out)
+{
+	struct asc_ranges owners = { 0 }, all = { 0 };
+	struct asc_range_list found = { 0 };
+	const struct xhb_acc *a, *b;
+	struct xhb_core *c;
+	unsigned int core;
+	size_t i, j;
+	int ret = -1, shared, races = 0;
+
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		for (i = 0; i < c->n_accs; i++) {
+			c->accs[i].core = core;
+			asc_ranges_insert(&all, &c->accs[i].range);
+		}
+		if (xhb_add_owners(x, core, &owners))
+			goto out;
+	}
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		for (i = 0; i < c->n_accs; i++) {
+			a = &c->accs[i];
+			if (!a->write)
+				continue;
+			shared = xhb_shared(&owners, core, &a->range, &found);
+			if (shared < 0)
+				goto out;
+			if (!shared)
+				continue;
+			if (asc_ranges_overlap(&all, a->range.lo, a->range.hi,
+					       &found))
+				goto out;
+			for (j = 0; j < found.len; j++) {
+				b = (const struct xhb_acc *)found.v[j];
+				/* Two writes: reported from the first core's. */
+				if (b->core == core || (b->write && b->core < core))
+					continue;
+				if (xhb_before(x, a, b) || xhb_before(x, b, a))
+					continue;
+				xhb_report_race(x, a, b, out);
+				races++;
+			}
+		}
+	}
+	ret = races;
+out:
+	/* The accesses stay the cores'; only the index goes. */
+	all.root = NULL;
+	asc_ranges_clear(&owners, xhb_owner_free);
+	free(found.v);
+	return ret;
+}
+
+/* Counts no wait took: a line each.  Return: how many. */
+static int xhb_leftovers(struct asc_xhb *x, struct asc_report *out)
+{
+	const struct xhb_count *cnt;
+	const struct xhb_set *s;
+	const struct xhb_core *c;
+	unsigned int core, taken[XHB_FLAGS];
+	size_t i, k;
+	int f, n = 0;
+
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		memset(taken, 0, sizeof(taken));
+		for (i = 0; i < c->n_waits; i++)
+			if (!c->waits[i].gm)
+				taken[c->waits[i].flag]++;
+		for (f = 0; f < XHB_FLAGS; f++) {
+			for (k = taken[f]; k < c->ncounts[f]; k++) {
+				cnt = c->counts[f][k];
+				s = cnt->members[cnt->nmembers - 1];
+				asc_report_add(out,
+					       "missing wait: cross-core flag %d of %s counts a set of %s (#%lu %s, mode %d) that no wait takes by the end of the launch",
+					       f, c->name,
+					       x->cores[s->group.last].name,
+					       s->seq,
+					       xhb_lane_name(x->cores[s->group.last].items[s->item].lane),
+					       s->mode);
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+int asc_xhb_check(struct asc_xhb *x, struct asc_report *out)
+{
+	unsigned int core;
+	int races, left;
+
+	for (core = 0; core < x->ncores; core++) {
+		if (x->cores[core].err) {
+			asc_report_add(out, "out of memory: the cross-core detector of %s stopped",
+				       x->cores[core].name);
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	if (xhb_make_counts(x) || xhb_make_rounds(x))
+		goto nomem;
+	for (core = 0; core < x->ncores; core++)
+		if (xhb_make_imports(x, &x->cores[core]))
+			goto nomem;
+	while (xhb_propagate(x))
+		;
+	races = xhb_races(x, out);
+	if (races < 0)
+		goto nomem;
+	left = xhb_leftovers(x, out);
+	if (races || left) {
+		errno = ENOLCK;
+		return -1;
+	}
+	return 0;
+nomem:
+	errno = ENOMEM;
+	return -1;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the cross-core detector keeps of each core of a launch, shared by
+ * xhb.c (recording, as the cores issue and their detectors run) and
+ * xhb_check.c (the clocks and findings after the launch).  Not installed.
+ */
+#ifndef __LIBASC_XHB_MODEL_H__
+#define __LIBASC_XHB_MODEL_H__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ranges.h"
+#include "xhb.h"
+
+#define XHB_MODES	3
+#define XHB_FLAGS	16
+#define XHB_C		ASC_HB_CLOCKS
+
+/* A work item with accesses or a cross-core set, as its hb ran it. */
+struct xhb_item {
+	int lane;
+	uint32_t pos;
+	unsigned long seq;
+	uint32_t clock[XHB_C];
+	char *what;
+};
+
+/* An access: bytes, of item @item of core @core. */
+struct xhb_acc {
+	struct asc_range range;		/* first: in the check's index */
+	unsigned int core;
+	size_t item;
+	int lane;			/* ASC_HB_ISSUE for a load of S */
+	bool write;
+	char *name;
+};
+
+/*
+ * A cross-core set, or (@gm not NULL) a software sync's set of the
+ * counter at @gm; @g is its global clock, @round its j.
+ */
+struct xhb_set {
+	const void *gm;
+	int flag;
+	int mode;
+	struct asc_xhb_range group;
+	struct asc_xhb_range targets;
+	unsigned long seq;
+	bool ran;
+	size_t item;
+	unsigned int round;
+	uint32_t *g;
+};
+
+/* The j-th count of a group: @members[i] the set of core group.first + i. */
+struct xhb_count {
+	unsigned int round;
+	int mode;
+	unsigned int nmembers;
+	struct xhb_set **members;
+	uint32_t *g;
+};
+
+/* A cross-core wait, or one until the counter at @gm reached @count. */
+struct xhb_wait {
+	const void *gm;
+	uint32_t count;
+	int flag;
+	int lane;
+	uint32_t pos;
+	unsigned long seq;
+};
+
+struct xhb_sync {
+	uint32_t pos;
+	uint32_t clock[XHB_C];
+	unsigned long seq;
+	uint32_t *g;
+};
+
+/* What a wait or SyncAll brings in at (@lane, @pos); @cum the join so far. */
+struct xhb_import {
+	int lane;
+	uint32_t pos;
+	const uint32_t *src;
+	uint32_t *cum;
+};
+
+/* A growing array. */
+#define XHB_VEC(type, name) type *name; size_t n_##name, cap_##name
+
+/*
+ * struct xhb_core - what one core did.
+ * @name: for the report.
+ * @err: ENOMEM while recording: the check says so.
+ * @counts: per flag, the counts that land on the core (struct xhb_count
+ *	pointers), @ncounts of each, in the order waits take them.
+ * @imports: the waits and SyncAlls with something to bring in, by lane
+ *	then position; @lane_first[k] is lane k's first, @lane_first[k + 1]
+ *	its end.
+ */
+struct xhb_core {
+	char name[48];
+	int err;
+	XHB_VEC(struct xhb_item, items);
+	XHB_VEC(struct xhb_acc, accs);
+	XHB_VEC(struct xhb_set, sets);
+	XHB_VEC(struct xhb_wait, waits);
+	XHB_VEC(struct xhb_sync, syncs);
+	struct xhb_count **counts[XHB_FLAGS];
+	size_t ncounts[XHB_FLAGS];
+	struct xhb_import *imports;
+	size_t nimports;
+	size_t lane_first[XHB_C + 1];
+};
+
+/*
+ * struct asc_xhb - the detector of a launch.
+ * @ncores: cores; @width: components of a global clock, XHB_C each.
+ * @cores: what each did, by the driver's numbering.
+ * @counts: every count, @ncounts of them.
+ * @rounds: per SyncAll round completed by every core, its clock.
+ */
+struct asc_xhb {
+	int kind;
+	unsigned int block_dim;
+	unsigned int ncores;
+	size_t width;
+	struct xhb_core *cores;
+	struct xhb_count *counts;
+	size_t ncounts;
+	uint32_t **rounds;
+	size_t nrounds;
+};
+
+/*
+ * Make room for one more in a growing array (@pv points to its pointer,
+ * @n its length, @cap its room, @size its elements'): the slot, or NULL
+ * when out of memory.  XHB_PUSH(core, name) for a XHB_VEC of a core.
+ */
+void *asc_xhb_grow(void *pv, size_t *n, size_t *cap, size_t size);
+
+#define XHB_PUSH(core, name) \
+	((typeof((core)->name))asc_xhb_grow(&(core)->name, &(core)->n_##name, \
+					&(core)->cap_##name, \
+					sizeof(*(core)->name)))
+
+#endif /* __LIBASC_XHB_MODEL_H__ */
