@@ -23,7 +23,8 @@ a model of the driver's rule written here from the trace's own lines:
 - SyncAll: the successful sync_all records of a launch come in rounds of
   one per core; the core that completed a round records it first (under
   the launch's lock, before the cores it wakes): one arrow from it to
-  every other core's sync_all of the round, and no other.
+  every other core's sync_all of the round, and no other (also on a
+  round made by hand whose releaser did not start last).
 
 Also: JSON that json.load takes, SVG that expat takes, one arrow line in
 the SVG per arrow, each core's group named as the driver names it, and
@@ -198,6 +199,22 @@ def check(ascctl, trace, prefix):
     return len(cross), len(sync), modes
 
 
+# A SyncAll round whose releaser is not the latest start: core 1 takes its
+# start time, then waits for the launch's lock while cores 0 and 2 (later
+# starts) get it and block; core 1 then completes the round and records
+# first.  Made by hand: a race a recording cannot aim at.
+LINE = " prog-%d [000] ..... 1.%06d: asc_event_%s: %s\n"
+LOCK_RACE = [
+    (1, 100, "launch", "launch=9 kind=aiv block_dim=3"),
+    (21, 101, "join", "tpipe=21 launch=9 core=0"),
+    (22, 102, "join", "tpipe=22 launch=9 core=1"),
+    (23, 103, "join", "tpipe=23 launch=9 core=2"),
+    (22, 500, "sync_all", "tpipe=22 launch=9 core=1 pipe=S ret=0 waited_ns=400000"),
+    (21, 510, "sync_all", "tpipe=21 launch=9 core=0 pipe=S ret=0 waited_ns=300000"),
+    (23, 520, "sync_all", "tpipe=23 launch=9 core=2 pipe=S ret=0 waited_ns=350000"),
+]
+
+
 def main(argv):
     """See the module's doc."""
     if len(argv) != 2:
@@ -209,6 +226,12 @@ def main(argv):
                             os.path.join(d, name[:-len(".trace")]))
         print(f"ok: {name}: {c} cross-core arrows (modes {modes}), "
               f"{s} SyncAll arrows, as the rule gives them")
+    path = os.path.join(d, "lock-race.trace")
+    with open(path, "w") as f:
+        for tid, us, name, fields in LOCK_RACE:
+            f.write(LINE % (tid, us, name, fields))
+    _, s, _ = check(ascctl, path, path[:-len(".trace")])
+    print(f"ok: a SyncAll round released by an early start: {s} arrows from it")
 
 
 if __name__ == "__main__":
