@@ -1,6 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""ascctl-launch-rule.py ASCCTL DIR: ascctl's arrows against the chip's rule.
+"""ascctl-launch-rule.py: ascctl's arrows against the chip's rule.
+
+  ascctl-launch-rule.py ASCCTL DIR         the recorded traces beside this
+                                           file and a hand-made one (host)
+  ascctl-launch-rule.py ASCCTL DIR TRACE   a tracefs text trace of
+                                           ascctl-launch-modes.py (guest)
 
 For each recorded trace beside this file (ascctl-modes.trace: mode 0 on
 the AICs and on the AIVs of a mix launch, mode 1 on its AIV pairs, three
@@ -217,10 +222,17 @@ LOCK_RACE = [
 
 def main(argv):
     """See the module's doc."""
-    if len(argv) != 2:
+    if len(argv) < 2:
         sys.exit(__doc__)
-    ascctl, d = argv
+    ascctl, d = argv[:2]
     os.makedirs(d, exist_ok=True)
+    if argv[2:]:
+        for i, path in enumerate(argv[2:]):
+            c, s, modes = check(ascctl, path, os.path.join(d, "live%d" % i))
+            assert c and s, ("no arrows", path, c, s)
+            print(f"ok: {path}: {c} cross-core arrows (modes {modes}), "
+                  f"{s} SyncAll arrows, as the rule gives them")
+        return
     for name in TRACES:
         c, s, modes = check(ascctl, os.path.join(HERE, name),
                             os.path.join(d, name[:-len(".trace")]))
