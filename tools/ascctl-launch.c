@@ -32,9 +32,12 @@
  *
  * SyncAll: the successful sync_all records of a launch come in rounds of
  * one per core (no core can come back before all have left).  The core
- * that arrived last (the latest start: ts - waited_ns) released the
- * others: one arrow from its sync_all to each other one.  A failed
- * round (-EPIPE, a core left) is forgotten.
+ * that arrived last released the others, and it records first: the
+ * driver records its SyncAll under the launch's lock, before the cores it
+ * wakes can take the lock again to record theirs.  Its start (ts -
+ * waited_ns) need not be the latest, as it is taken before the lock.  One
+ * arrow from the round's first record to each other one.  A failed round
+ * (-EPIPE, a core left) is forgotten.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -558,17 +561,12 @@ static void core_reset(struct replay *rp, const struct asc_tl_item *it)
 	fifo_clear(&ls->counts[(size_t)tp->core * ASC_EVENT_CROSS_FLAGS], ASC_EVENT_CROSS_FLAGS);
 }
 
-static uint64_t arrival(const struct asc_tl_item *it)
-{
-	return it->start;
-}
-
 static int sync_all(struct replay *rp, size_t item)
 {
 	const struct asc_rec *rec = rp->tl->items[item].rec;
 	const struct asc_tl_launch *la;
 	struct launch_state *ls;
-	size_t last, i;
+	size_t i;
 
 	la = launch_of(rp, rec, &ls);
 	if (!la)
@@ -582,13 +580,8 @@ static int sync_all(struct replay *rp, size_t item)
 	if (ls->nr_round < la->ncores)
 		return 0;
 	ls->nr_round = 0;
-	last = ls->round[0];
 	for (i = 1; i < la->ncores; i++)
-		if (arrival(&rp->tl->items[ls->round[i]]) > arrival(&rp->tl->items[last]))
-			last = ls->round[i];
-	for (i = 0; i < la->ncores; i++)
-		if (ls->round[i] != last &&
-		    asc_tl_add_flow(rp->tl, ASC_TL_FLOW_SYNC, last, ls->round[i]))
+		if (asc_tl_add_flow(rp->tl, ASC_TL_FLOW_SYNC, ls->round[0], ls->round[i]))
 			return -1;
 	return 0;
 }

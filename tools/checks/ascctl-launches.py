@@ -151,7 +151,7 @@ def check_sync_all(t, svg):
     ev = t["traceEvents"]
     syncs = [e for e in ev if e["ph"] == "X" and e["name"] == "sync_all"]
     assert len(syncs) == 2, syncs
-    last = max(syncs, key=lambda e: e["ts"])
+    last = min(syncs, key=lambda e: e["ts"] + e["dur"])
     pairs = endpoints(t, "sync_all")
     assert len(pairs) == 1, pairs
     s, w = pairs[0]
