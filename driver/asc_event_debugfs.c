@@ -168,6 +168,7 @@ static void asc_debugfs_stop(struct seq_file *m, void *v)
 static int asc_debugfs_show(struct seq_file *m, void *v)
 {
 	struct asc_tpipe *tp = list_entry(v, struct asc_tpipe, debugfs_node);
+	u64 flags[ASC_EVENT_NR_HARD_EVENTS];
 	char *buf;
 
 	buf = kmalloc(ASC_DEBUGFS_IDS_LEN, GFP_KERNEL);
@@ -186,7 +187,8 @@ static int asc_debugfs_show(struct seq_file *m, void *v)
 	asc_debugfs_show_pipes(m, tp);
 	asc_debugfs_show_ids(m, "allocated", tp->pool, buf);
 	asc_debugfs_show_fetched(m, tp);
-	asc_debugfs_show_ids(m, "set", tp->hw->flags, buf);
+	asc_tpipe_flags_read(tp, flags);
+	asc_debugfs_show_ids(m, "set", flags, buf);
 	asc_debugfs_show_waiters(m, tp);
 	asc_debugfs_show_issued(m, tp);
 	asc_debugfs_show_launch(m, tp);
