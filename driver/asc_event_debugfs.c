@@ -241,6 +241,27 @@ void asc_debugfs_remove(struct asc_tpipe *tp)
 	mutex_unlock(&asc_debugfs_lock);
 }
 
+/**
+ * asc_debugfs_fast_ops() - the sets and waits done in userspace on the
+ *	mapped flags of every open TPipe.
+ *
+ * Return: the sum of what their flag pages say (asc_tpipe_fast_ops()).
+ */
+u64 asc_debugfs_fast_ops(void)
+{
+	struct asc_tpipe *tp;
+	u64 sum = 0;
+
+	mutex_lock(&asc_debugfs_lock);
+	list_for_each_entry(tp, &asc_debugfs_tpipes, debugfs_node) {
+		asc_tpipe_lock(tp);
+		sum += asc_tpipe_fast_ops(tp);
+		asc_tpipe_unlock(tp);
+	}
+	mutex_unlock(&asc_debugfs_lock);
+	return sum;
+}
+
 /** asc_debugfs_init() - create /sys/kernel/debug/asc_event/tpipes. */
 void asc_debugfs_init(void)
 {

@@ -317,6 +317,8 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	WARN_ON(!list_empty(&tp->waiters));
 	if (tp->launch)
 		asc_tpipe_leave(tp);
+	if (tp->hw)
+		asc_stat_add(ASC_STAT_FAST_OPS, asc_tpipe_fast_ops(tp));
 	if (tp->hw && tp->quota) {
 		for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 			left.ids_held += hweight64(tp->pool[event]);
