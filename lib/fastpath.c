@@ -121,8 +121,7 @@ static bool asc_fast_allowed(struct asc_fast *f, int bound, int event,
 	mode = __atomic_load_n(&f->state->mode, __ATOMIC_RELAXED);
 	if (!(mode & ASC_EVENT_MODE_CHECKED))
 		return true;
-	if (bound != (set ? asc_hard_event_src_pipe(event) :
-			    asc_hard_event_dst_pipe(event)))
+	if (bound != (set ? asc_hard_event_src[event] : asc_hard_event_dst[event]))
 		return false;
 	return (__atomic_load_n(&f->state->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
 	       __atomic_load_n(&f->state->fetched[event], __ATOMIC_RELAXED) == id;

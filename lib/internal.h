@@ -38,6 +38,13 @@ static inline bool asc_event_valid(int event)
 }
 
 /*
+ * The source and destination pipe of each HardEvent (hard_event.c), for
+ * the fast path, which must not pay for a call through the PLT.
+ */
+extern const signed char asc_hard_event_src[];
+extern const signed char asc_hard_event_dst[];
+
+/*
  * One of the seven ASC_PIPE_* pipes a thread can bind to; not
  * ASC_PIPE_NONE, not the gaps of pyasc's PipeID numbering.  Defined in
  * pipe_id.c, next to the table of pipe names it reads.
