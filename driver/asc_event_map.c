@@ -72,8 +72,10 @@ int asc_map_init(void)
 /** asc_map_exit() - free the module's page; nothing maps it any more. */
 void asc_map_exit(void)
 {
+	mutex_lock(&asc_map_lock);
 	free_page((unsigned long)asc_map_module);
 	asc_map_module = NULL;
+	mutex_unlock(&asc_map_lock);
 }
 
 static void asc_trace_count(int delta)
@@ -201,8 +203,10 @@ int asc_tpipe_mmap(struct asc_tpipe *tp, struct vm_area_struct *vma)
 		ret = asc_tpipe_map_pages(tp);
 		if (ret)
 			return ret;
+		asc_tpipe_lock(tp);
 		page = virt_to_page(pgoff == ASC_EVENT_MAP_FLAGS ?
 				    (void *)tp->hw : (void *)tp->state);
+		asc_tpipe_unlock(tp);
 	}
 	asc_vm_flags_mod(vma, VM_DONTEXPAND,
 			 VM_MAYEXEC | (pgoff == ASC_EVENT_MAP_FLAGS ? 0 : VM_MAYWRITE));

@@ -57,9 +57,11 @@ static unsigned long asc_pipe_serials;
  * and on which open (@serial), for the fast path: the driver's binding is
  * the same while the thread lives, as only the thread itself changes it.
  * A child of fork() is another thread: asc_bound_forget() clears it there.
+ * Initial-exec: read on every set and wait, without a call to find it.
  */
-static __thread unsigned long asc_bound_serial;
-static __thread int asc_bound_pipe = ASC_PIPE_NONE;
+#define ASC_TLS	__thread __attribute__((tls_model("initial-exec")))
+static ASC_TLS unsigned long asc_bound_serial;
+static ASC_TLS int asc_bound_pipe = ASC_PIPE_NONE;
 static pthread_once_t asc_bound_once = PTHREAD_ONCE_INIT;
 
 static void asc_bound_forget(void)
