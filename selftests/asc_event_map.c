@@ -530,7 +530,7 @@ TEST_F(raw, page_flags_are_seen_everywhere)
 	ASSERT_EQ(0, fast_set(fd, &m, EV, 0));
 	if (serial >= 0) {
 		ASSERT_EQ(0, asc_debugfs_tpipe(serial, &t));
-		ASSERT_NE(NULL, strstr(t.buf, "\nset: MTE2_V:0\n")) TH_LOG("%s", t.buf);
+		ASSERT_TRUE(strstr(t.buf, "\nset: MTE2_V:0\n") != NULL) TH_LOG("%s", t.buf);
 		free(t.buf);
 	}
 	ASSERT_EQ(0, asc_reset(fd, &r));
