@@ -20,6 +20,7 @@
 #include "asc_test_debugfs.h"
 #include "asc_test_stats.h"
 #include "asc_test_text.h"
+#include "asc_test_worker.h"
 
 #define EV	ASC_EVENT_MTE2_V
 #define EV2	ASC_EVENT_V_MTE2
@@ -341,6 +342,28 @@ TEST_F(map, waiter_bit_stays_while_another_waits)
 	ASSERT_EQ(0, asc_waiter_join(&b, 5000));
 	ASSERT_EQ(0, b.ret);
 	ASSERT_EQ(0ULL, word(&self->m, EV));
+}
+
+/* A deadlock ends both waits: both waiter bits go. */
+TEST_F(map, waiter_bits_cleared_by_a_deadlock)
+{
+	struct asc_worker v, m;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_M_V));
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_M));
+	ASSERT_EQ(0, asc_worker_start(&v, self->fd));
+	ASSERT_EQ(0, asc_worker_start(&m, self->fd));
+	ASSERT_EQ(0, W_BIND(&v, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, W_BIND(&m, ASC_EVENT_PIPE_M));
+	ASSERT_EQ(0, W_WAIT_POST(&v, ASC_EVENT_M_V, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(asc_worker_blocked(&v, 5000));
+	ASSERT_EQ(ASC_EVENT_MAP_WAITER(0), word(&self->m, ASC_EVENT_M_V));
+	ASSERT_EQ(-EDEADLK, W_WAIT(&m, ASC_EVENT_V_M, 0, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(-EDEADLK, asc_worker_result(&v, 5000));
+	ASSERT_EQ(0ULL, word(&self->m, ASC_EVENT_M_V));
+	ASSERT_EQ(0ULL, word(&self->m, ASC_EVENT_V_M));
+	ASSERT_EQ(0, asc_worker_stop(&v));
+	ASSERT_EQ(0, asc_worker_stop(&m));
 }
 
 /* ---- the protocol under a race -------------------------------------------- */
