@@ -729,11 +729,13 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
 			  ktime_t expires)
 {
+	bool expired;
+	u64 waiter;
+
 	lockdep_assert_held(tp->lockp);
 
-	bool expired = !w->forever && ktime_compare(expires, ktime_get()) <= 0;
-	u64 waiter = expired ? 0 : asc_tpipe_waiter_bit(tp, w->id);
-
+	expired = !w->forever && ktime_compare(expires, ktime_get()) <= 0;
+	waiter = expired ? 0 : asc_tpipe_waiter_bit(tp, w->id);
 	if (asc_hw_flag_take(tp->hw, w->event, w->id, waiter)) {
 		__clear_bit(asc_handset_bit(tp, w->event, w->id), tp->handset);
 		return 0;
