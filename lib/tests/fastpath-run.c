@@ -11,8 +11,8 @@
  *   mode and still makes an alloc of it fail with EADDRINUSE otherwise, a
  *   wrong pipe still gets EPERM, a double set EBUSY, a fork()ed child is
  *   not taken for its parent's bound thread.
- * - While a tracepoint is enabled every set goes through the driver: the
- *   trace has each of them.
+ * - While a tracepoint is enabled every set and wait goes through the
+ *   driver: the trace has each of them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -200,7 +200,7 @@ static int count_in_file(const char *path, const char *what)
 	return n;
 }
 
-TEST(a_trace_sees_every_set)
+TEST(a_trace_sees_every_set_and_wait)
 {
 	const char *t = "/sys/kernel/tracing";
 	struct asc_pipe *p;
@@ -221,12 +221,15 @@ TEST(a_trace_sees_every_set)
 
 	ASSERT_EQ(0, write_file("/sys/kernel/tracing/trace", ""));
 	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_set/enable", "1"));
+	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_wait_end/enable", "1"));
 	for (i = 0; i < 5; i++) {
 		ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_V_V, id));
 		ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, id));
 	}
+	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_wait_end/enable", "0"));
 	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_set/enable", "0"));
 	EXPECT_EQ(5, count_in_file("/sys/kernel/tracing/trace", "asc_event_set:"));
+	EXPECT_EQ(5, count_in_file("/sys/kernel/tracing/trace", "asc_event_wait_end:"));
 	asc_pipe_close(p);
 }
 
