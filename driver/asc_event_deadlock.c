@@ -259,6 +259,7 @@ static void asc_dl_find_cycle(struct asc_dl *d, unsigned int me)
 
 static void asc_dl_report_tpipe(struct asc_dl *d, struct asc_report *r)
 {
+	u64 flags[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_tpipe *tp = d->tp;
 	struct asc_waiter *w;
 	unsigned int slot;
@@ -273,7 +274,8 @@ static void asc_dl_report_tpipe(struct asc_dl *d, struct asc_report *r)
 				asc_slot_name(asc_hard_events[w->event].src));
 	}
 	asc_report_ids(r, "allocated", tp->pool);
-	asc_report_ids(r, "set", tp->hw->flags);
+	asc_tpipe_flags_read(tp, flags);
+	asc_report_ids(r, "set", flags);
 }
 
 /* "cores 1,3-4" or "core 2": the cores of @set. */

@@ -168,6 +168,7 @@ static void asc_debugfs_stop(struct seq_file *m, void *v)
 static int asc_debugfs_show(struct seq_file *m, void *v)
 {
 	struct asc_tpipe *tp = list_entry(v, struct asc_tpipe, debugfs_node);
+	u64 flags[ASC_EVENT_NR_HARD_EVENTS];
 	char *buf;
 
 	buf = kmalloc(ASC_DEBUGFS_IDS_LEN, GFP_KERNEL);
@@ -186,7 +187,8 @@ static int asc_debugfs_show(struct seq_file *m, void *v)
 	asc_debugfs_show_pipes(m, tp);
 	asc_debugfs_show_ids(m, "allocated", tp->pool, buf);
 	asc_debugfs_show_fetched(m, tp);
-	asc_debugfs_show_ids(m, "set", tp->hw->flags, buf);
+	asc_tpipe_flags_read(tp, flags);
+	asc_debugfs_show_ids(m, "set", flags, buf);
 	asc_debugfs_show_waiters(m, tp);
 	asc_debugfs_show_issued(m, tp);
 	asc_debugfs_show_launch(m, tp);
@@ -237,6 +239,27 @@ void asc_debugfs_remove(struct asc_tpipe *tp)
 	mutex_lock(&asc_debugfs_lock);
 	list_del(&tp->debugfs_node);
 	mutex_unlock(&asc_debugfs_lock);
+}
+
+/**
+ * asc_debugfs_fast_ops() - the sets and waits done in userspace on the
+ *	mapped flags of every open TPipe.
+ *
+ * Return: the sum of what their flag pages say (asc_tpipe_fast_ops()).
+ */
+u64 asc_debugfs_fast_ops(void)
+{
+	struct asc_tpipe *tp;
+	u64 sum = 0;
+
+	mutex_lock(&asc_debugfs_lock);
+	list_for_each_entry(tp, &asc_debugfs_tpipes, debugfs_node) {
+		asc_tpipe_lock(tp);
+		sum += asc_tpipe_fast_ops(tp);
+		asc_tpipe_unlock(tp);
+	}
+	mutex_unlock(&asc_debugfs_lock);
+	return sum;
 }
 
 /** asc_debugfs_init() - create /sys/kernel/debug/asc_event/tpipes. */

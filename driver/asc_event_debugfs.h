@@ -12,5 +12,6 @@ void asc_debugfs_init(void);
 void asc_debugfs_exit(void);
 void asc_debugfs_add(struct asc_tpipe *tp);
 void asc_debugfs_remove(struct asc_tpipe *tp);
+u64 asc_debugfs_fast_ops(void);
 
 #endif /* _ASC_EVENT_DEBUGFS_H */

@@ -18,14 +18,18 @@
 /**
  * struct asc_hw_core - flag registers of one emulated AI core.
  * @flags: one 64-bit register per HardEvent; bit @id of @flags[@event] is
- *	the flag of (@event, @id), as on the hardware.
+ *	the flag of (@event, @id), as on the hardware.  In a mapped block,
+ *	bit 32 + @id says that a task waits for it in the driver.
  *
  * Lifetime: allocated by asc_hw_core_alloc() from a cache of blocks (280
- * bytes, no page of its own: nothing maps it) and freed by
- * asc_hw_core_free().
+ * bytes, no page of its own) and freed by asc_hw_core_free(), until the
+ * owner maps it: then the block is the start of a page
+ * (struct asc_event_map_flags) that userspace writes too, the owner's.
  *
- * Locking: none of its own.  The owner serializes every read-modify-write;
- * stores use WRITE_ONCE() so that a lockless reader never sees a torn word.
+ * Locking: none of its own.  The owner serializes the driver's changes;
+ * every change is an atomic compare-and-swap, as userspace's on a mapped
+ * block, and every read masks the bits it may look at: a mapped word can
+ * hold anything.
  */
 struct asc_hw_core {
 	u64 flags[ASC_EVENT_NR_HARD_EVENTS];
@@ -46,34 +50,38 @@ static inline bool asc_hw_flag_test(const struct asc_hw_core *core,
 }
 
 /**
- * asc_hw_flag_set() - set the flag of (@event, @id).
+ * asc_hw_flag_update() - change bits of a register atomically.
  * @core: register block.
  * @event: HardEvent, already validated.
- * @id: event ID, already validated.
+ * @set: bits to set.
+ * @clear: bits to clear.
+ *
+ * Return: the register before the change.
  */
-static inline void asc_hw_flag_set(struct asc_hw_core *core,
-				   unsigned int event, unsigned int id)
+static inline u64 asc_hw_flag_update(struct asc_hw_core *core,
+				     unsigned int event, u64 set, u64 clear)
 {
-	WRITE_ONCE(core->flags[event], core->flags[event] | BIT_ULL(id));
-}
+	u64 old = READ_ONCE(core->flags[event]), prev;
 
-/**
- * asc_hw_flag_clear() - clear the flag of (@event, @id).
- * @core: register block.
- * @event: HardEvent, already validated.
- * @id: event ID, already validated.
- */
-static inline void asc_hw_flag_clear(struct asc_hw_core *core,
-				     unsigned int event, unsigned int id)
-{
-	WRITE_ONCE(core->flags[event], core->flags[event] & ~BIT_ULL(id));
+	for (;;) {
+		prev = cmpxchg64(&core->flags[event], old, (old | set) & ~clear);
+		if (prev == old)
+			return old;
+		old = prev;
+	}
 }
 
 int asc_hw_cache_init(void);
 void asc_hw_cache_exit(void);
 struct asc_hw_core *asc_hw_core_alloc(void);
 void asc_hw_core_free(struct asc_hw_core *core);
-unsigned int asc_hw_flags_clear_all(struct asc_hw_core *core);
-unsigned int asc_hw_flags_count(const struct asc_hw_core *core);
+bool asc_hw_flag_raise(struct asc_hw_core *core, unsigned int event,
+		       unsigned int id);
+bool asc_hw_flag_take(struct asc_hw_core *core, unsigned int event,
+		      unsigned int id, u64 waiter);
+unsigned int asc_hw_flags_clear_all(struct asc_hw_core *core, u64 mask);
+unsigned int asc_hw_flags_count(const struct asc_hw_core *core, u64 mask);
+void asc_hw_flags_read(const struct asc_hw_core *core, u64 mask,
+		       u64 out[ASC_EVENT_NR_HARD_EVENTS]);
 
 #endif /* _ASC_EVENT_HW_H */

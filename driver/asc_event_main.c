@@ -14,7 +14,8 @@
  * and the handler faults the page in and runs the operation again
  * (asc_retry_faulted()).  Every ioctl's result is counted
  * (asc_event_stats.c); every open TPipe is in the debugfs file
- * (asc_event_debugfs.c).
+ * (asc_event_debugfs.c).  mmap() maps a TPipe's flags and state
+ * (asc_event_map.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -105,7 +106,7 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.event_ids = tp->event_ids,
 		.pad = 0,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH,
+			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))
@@ -400,6 +401,11 @@ static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 	}
 }
 
+static int asc_event_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return asc_tpipe_mmap(file->private_data, vma);
+}
+
 static long asc_event_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long parm)
 {
@@ -416,6 +422,7 @@ static const struct file_operations asc_event_fops = {
 	.release = asc_event_release,
 	.unlocked_ioctl = asc_event_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = asc_event_mmap,
 };
 
 static const struct attribute_group *asc_event_groups[] = {
@@ -438,10 +445,16 @@ static int __init asc_event_init(void)
 	ret = asc_tpipe_cache_init();
 	if (ret)
 		return ret;
+	ret = asc_map_init();
+	if (ret) {
+		asc_tpipe_cache_exit();
+		return ret;
+	}
 	asc_debugfs_init();
 	ret = misc_register(&asc_event_misc);
 	if (ret) {
 		asc_debugfs_exit();
+		asc_map_exit();
 		asc_tpipe_cache_exit();
 	}
 	return ret;
@@ -453,6 +466,7 @@ static void __exit asc_event_exit(void)
 	misc_deregister(&asc_event_misc);
 	asc_report_quotas_exit();
 	asc_debugfs_exit();
+	asc_map_exit();
 	asc_tpipe_cache_exit();
 }
 module_exit(asc_event_exit);

@@ -317,6 +317,7 @@ struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
 					 const struct asc_tpipe_leftovers *left)
 {
 	char ids[ASC_REPORT_IDS_LEN], flags[ASC_REPORT_IDS_LEN];
+	u64 set[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_report *r;
 
 	if (!left->ids_held && !left->flags_pending)
@@ -332,7 +333,8 @@ struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
 	if (!r)
 		return NULL;
 	asc_format_ids(ids, sizeof(ids), tp->pool);
-	asc_format_ids(flags, sizeof(flags), tp->hw->flags);
+	asc_tpipe_flags_read(tp, set);
+	asc_format_ids(flags, sizeof(flags), set);
 	asc_report_warn(r, "TPipe %u (%s[%d] uid %u) %s with %u IDs allocated (%s) and %u flags set never waited on (%s)",
 			tp->serial, tp->owner.comm, tp->owner.tgid,
 			tp->owner.uid, at_close ? "closed" : "reset",

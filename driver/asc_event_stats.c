@@ -12,6 +12,7 @@
 #include <linux/percpu.h>
 #include <linux/asc_event.h>
 
+#include "asc_event_debugfs.h"
 #include "asc_event_stats.h"
 
 DEFINE_PER_CPU(struct asc_stats_cpu, asc_stats);
@@ -143,6 +144,22 @@ ASC_STAT_ATTR(launches_created, ASC_STAT_LAUNCHES_CREATED);
 ASC_STAT_ATTR(err_core_gone, ASC_STAT_ERR_CORE_GONE);
 ASC_STAT_ATTR(err_overflow, ASC_STAT_ERR_OVERFLOW);
 
+/*
+ * fast_ops: the sets and waits done in userspace on mapped flags, which no
+ * ioctl counts: what the flag pages of the open TPipes say, plus what the
+ * closed ones said when they were closed (ASC_STAT_FAST_OPS).  Each count
+ * is written by its process, so it is as true as that process.
+ */
+static ssize_t fast_ops_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	u64 sum = asc_stat_read(ASC_STAT_FAST_OPS) + asc_debugfs_fast_ops();
+
+	return sysfs_emit(buf, "%llu\n", (unsigned long long)sum);
+}
+
+static DEVICE_ATTR_RO(fast_ops);
+
 static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_tpipes_open.attr.attr,
 	&asc_stat_attr_tpipes_created.attr.attr,
@@ -169,6 +186,7 @@ static struct attribute *asc_stats_attrs[] = {
 	&asc_stat_attr_launches_created.attr.attr,
 	&asc_stat_attr_err_core_gone.attr.attr,
 	&asc_stat_attr_err_overflow.attr.attr,
+	&dev_attr_fast_ops.attr,
 	NULL
 };
 

@@ -98,6 +98,37 @@ static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 	return GENMASK_ULL(tp->event_ids - 1, 0);
 }
 
+/*
+ * The waiter bit of (@event, @id) of a mapped TPipe, set while a task waits
+ * for its flag in the driver; none before the flags are mapped.
+ */
+static u64 asc_tpipe_waiter_bit(const struct asc_tpipe *tp, u32 id)
+{
+	return tp->mapped ? ASC_EVENT_MAP_WAITER(id) : 0;
+}
+
+/*
+ * A wait for (@event, @id) has ended: the waiter bit goes once no task
+ * waits for the flag any more.  @tp locked.
+ */
+static void asc_tpipe_waiter_left(struct asc_tpipe *tp, u32 event, u32 id)
+{
+	if (tp->mapped && !asc_tpipe_find_waiter(tp, ASC_WAIT_FLAG, event, id))
+		asc_hw_flag_update(tp->hw, event, 0, ASC_EVENT_MAP_WAITER(id));
+}
+
+/**
+ * asc_tpipe_flags_read() - the flags of a TPipe that are set.
+ * @tp: TPipe, locked or being destroyed.
+ * @out: one word per HardEvent, only the bits of its IDs (whatever
+ *	userspace wrote to the mapped registers).
+ */
+void asc_tpipe_flags_read(struct asc_tpipe *tp,
+			  u64 out[ASC_EVENT_NR_HARD_EVENTS])
+{
+	asc_hw_flags_read(tp->hw, asc_tpipe_id_mask(tp), out);
+}
+
 /**
  * asc_tpipe_check() - whether (@event, @id) exist on a TPipe.
  * @tp: TPipe.
@@ -286,16 +317,19 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	WARN_ON(!list_empty(&tp->waiters));
 	if (tp->launch)
 		asc_tpipe_leave(tp);
+	if (tp->hw)
+		asc_stat_add(ASC_STAT_FAST_OPS, asc_tpipe_fast_ops(tp));
 	if (tp->hw && tp->quota) {
 		for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 			left.ids_held += hweight64(tp->pool[event]);
-		left.flags_pending = asc_hw_flags_count(tp->hw);
+		left.flags_pending = asc_hw_flags_count(tp->hw,
+							asc_tpipe_id_mask(tp));
 		asc_report_emit(asc_tpipe_leak_report(tp, true, &left));
 	}
 	for (slot = 0; slot < ASC_NR_PIPES; slot++)
 		put_pid(tp->slots[slot].pid);
 	asc_report_quota_put(tp->quota);
-	asc_hw_core_free(tp->hw);
+	asc_tpipe_unmap(tp);
 	bitmap_free(tp->handset);
 	kfree(tp->queues);
 	kmem_cache_free(asc_tpipe_cache, tp);
@@ -366,6 +400,8 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 		tp->pool[event] |= BIT_ULL(id);
 	else if (!ret)
 		tp->fetched[event] = id;
+	if (!ret)
+		asc_tpipe_state_sync(tp);
 	if (take)
 		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
 				      event, id, ret);
@@ -430,8 +466,10 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 	ret = asc_tpipe_check(tp, event, id);
 	if (!ret && !(tp->pool[event] & BIT_ULL(id)))
 		ret = -ENOENT;
-	if (!ret)
+	if (!ret) {
 		tp->pool[event] &= ~BIT_ULL(id);
+		asc_tpipe_state_sync(tp);
+	}
 	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
 				id, ret);
 	asc_tpipe_unlock(tp);
@@ -527,9 +565,11 @@ int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id, bool handwritten,
 	w = asc_tpipe_find_waiter(tp, ASC_WAIT_FLAG, event, id);
 	if (w) {
 		asc_waiter_end(w, ASC_WAIT_DONE, wake);
+		asc_tpipe_waiter_left(tp, event, id);
 		return 0;
 	}
-	asc_hw_flag_set(tp->hw, event, id);
+	if (!asc_hw_flag_raise(tp->hw, event, id))
+		return -EBUSY;
 	if (handwritten)
 		__set_bit(asc_handset_bit(tp, event, id), tp->handset);
 	return 0;
@@ -654,6 +694,12 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 	asc_tpipe_lock(tp);
 	if (w->slot != ASC_SLOT_NONE)
 		tp->slots[w->slot].wait = NULL;
+	if (w->state == ASC_WAIT_PENDING) {
+		list_del(&w->node);
+		list_del(&w->hnode);
+	}
+	if (w->kind == ASC_WAIT_FLAG)
+		asc_tpipe_waiter_left(tp, w->event, w->id);
 	switch (w->state) {
 	case ASC_WAIT_DONE:
 		return 0;
@@ -664,8 +710,6 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 	case ASC_WAIT_GONE:
 		return -EPIPE;
 	default:
-		list_del(&w->node);
-		list_del(&w->hnode);
 		return ret;
 	}
 }
@@ -676,19 +720,27 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
  * @w: the wait, on the caller's stack, not yet on any list.
  * @expires: its deadline on the host's clock, unless @w waits forever.
  *
+ * On a mapped TPipe the test of the flag and the waiter bit that makes
+ * userspace's sets of it ask the driver are one atomic step: a set that
+ * lands in between is consumed here instead.
+ *
  * Return: as asc_tpipe_wait_flag(), after its checks.
  */
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
 			  ktime_t expires)
 {
+	bool expired;
+	u64 waiter;
+
 	lockdep_assert_held(tp->lockp);
 
-	if (asc_hw_flag_test(tp->hw, w->event, w->id)) {
-		asc_hw_flag_clear(tp->hw, w->event, w->id);
+	expired = !w->forever && ktime_compare(expires, ktime_get()) <= 0;
+	waiter = expired ? 0 : asc_tpipe_waiter_bit(tp, w->id);
+	if (asc_hw_flag_take(tp->hw, w->event, w->id, waiter)) {
 		__clear_bit(asc_handset_bit(tp, w->event, w->id), tp->handset);
 		return 0;
 	}
-	if (!w->forever && ktime_compare(expires, ktime_get()) <= 0)
+	if (expired)
 		return -ETIMEDOUT;
 	return asc_tpipe_block(tp, w, expires);
 }
@@ -775,7 +827,7 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	asc_tpipe_lock(tp);
 	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
 		left.ids_held += hweight64(tp->pool[event]);
-	left.flags_pending = asc_hw_flags_count(tp->hw);
+	left.flags_pending = asc_hw_flags_count(tp->hw, asc_tpipe_id_mask(tp));
 	args->ids_held = left.ids_held;
 	args->flags_pending = left.flags_pending;
 	if (asc_tpipe_put_user(tp, uargs, args, sizeof(*args))) {
@@ -787,7 +839,8 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	memset(tp->pool, 0, sizeof(tp->pool));
 	memset(tp->fetched, -1, sizeof(tp->fetched));
 	bitmap_zero(tp->handset, ASC_EVENT_NR_HARD_EVENTS * tp->event_ids);
-	asc_hw_flags_clear_all(tp->hw);
+	asc_hw_flags_clear_all(tp->hw, asc_tpipe_id_mask(tp));
+	asc_tpipe_state_sync(tp);
 	asc_tpipe_queues_clear(tp);
 	if (tp->launch)
 		asc_launch_core_reset(tp);
@@ -910,6 +963,7 @@ int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode)
 	if (!ret) {
 		tp->checked = checked;
 		tp->strict_ids = strict;
+		asc_tpipe_state_sync(tp);
 	}
 	asc_tpipe_unlock(tp);
 	return ret;

@@ -24,6 +24,7 @@ struct asc_event_reset;
 struct asc_event_issue;
 struct asc_launch;
 struct pid;
+struct vm_area_struct;
 
 enum asc_wait_state {
 	ASC_WAIT_PENDING,
@@ -172,8 +173,16 @@ struct asc_tpipe_owner {
  * @owner: who opened it; fixed at creation.
  * @quota: the report rate limit of the opener's user, shared with every
  *	TPipe that user has open; a counted reference, fixed at creation.
- * @hw: the emulated flag registers of this TPipe's core (no page of their
- *	own: an open that does not map them costs none).
+ * @hw: the emulated flag registers of this TPipe's core: a block of their
+ *	own (an open that does not map them costs no page), or from the first
+ *	mmap() on, the start of the flag page userspace maps
+ *	(struct asc_event_map_flags, asc_event_map.c); the pointer changes
+ *	only under the lock.
+ * @state: the page userspace maps read-only (struct asc_event_map_state),
+ *	kept equal to @checked, @strict_ids, @pool and @fetched under the
+ *	lock; NULL until the first mmap().  Set once, under the lock.
+ * @mapped: @hw is the flag page; its waiter bits are kept (set once, under
+ *	the lock).
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
  * @handset: the flags that are set by a hand-written set (checked mode),
@@ -216,9 +225,11 @@ struct asc_tpipe {
 	struct asc_tpipe_owner owner;
 	bool checked;
 	bool strict_ids;
+	bool mapped;
 	s8 fetched[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_report_quota *quota;
 	struct asc_hw_core *hw;
+	struct asc_event_map_state *state;
 	unsigned long *handset;
 	u64 pool[ASC_EVENT_NR_HARD_EVENTS];
 	struct asc_pipe_slot slots[ASC_NR_PIPES];
@@ -244,12 +255,15 @@ struct asc_tpipe_leftovers {
  * The most a TPipe may take (checked at build time).  An open costs the
  * kernel, besides its struct file, the TPipe, its flag block (280 bytes,
  * cache asc_hw_core) and its handset bitmap (a 64-byte kmalloc slot at the
- * default 8 event IDs): with 624 here, under the 1 KiB per open of
- * Documentation/performance.rst.  A field that does not fit takes room
+ * default 8 event IDs): with 632 here (624 before @state, the mapped fast
+ * path's one pointer), 976 bytes, under the 1 KiB per open of
+ * Documentation/performance.rst.  (A mapped TPipe has two pages more, the
+ * flag block given back: the price of the fast path, paid only by who
+ * maps.)  A field that does not fit takes room
  * from another, or the goal moves, on purpose.  Kernels with lock
  * debugging or PREEMPT_RT have bigger locks and are not held to it.
  */
-#define ASC_TPIPE_MAX_SIZE	624
+#define ASC_TPIPE_MAX_SIZE	632
 
 int asc_tpipe_cache_init(void);
 void asc_tpipe_cache_exit(void);
@@ -269,6 +283,16 @@ void asc_tpipe_lock(struct asc_tpipe *tp) __acquires(tp->lockp);
 u32 asc_tpipe_mode(struct asc_tpipe *tp);
 int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode);
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot);
+u64 asc_tpipe_fast_ops(struct asc_tpipe *tp);
+void asc_tpipe_flags_read(struct asc_tpipe *tp,
+			  u64 out[ASC_EVENT_NR_HARD_EVENTS]);
+
+/* asc_event_map.c */
+int asc_map_init(void);
+void asc_map_exit(void);
+int asc_tpipe_mmap(struct asc_tpipe *tp, struct vm_area_struct *vma);
+void asc_tpipe_state_sync(struct asc_tpipe *tp);
+void asc_tpipe_unmap(struct asc_tpipe *tp);
 
 /* Shared with asc_event_queue.c; @tp locked. */
 int asc_tpipe_caller_slot(const struct asc_tpipe *tp);

@@ -355,7 +355,9 @@ int asc_release_event_id(struct asc_pipe *pipe, int id, int event);
  * @id: event ID, 0..asc_event_ids() - 1.
  *
  * Never blocks.  Wakes one caller waiting for this flag, if there is one;
- * otherwise the flag stays set until a wait consumes it.  The ID need not
+ * otherwise the flag stays set until a wait consumes it.  Done in
+ * userspace on the mapped flags when that gives the ioctl's result (see
+ * "The mapped fast path" in libasc(3); $ASC_NO_FASTPATH turns it off).  The ID need not
  * be allocated, but with strict IDs (asc_pipe_set_mode()) it must be
  * allocated or be the ID the last asc_fetch_event_id() of @event
  * returned.  In checked mode (the default) the call must come from the
@@ -381,6 +383,9 @@ int asc_set_flag(struct asc_pipe *pipe, int event, int id);
  * Blocks until the flag is set, then clears it: the wait consumes the
  * flag, and one asc_set_flag() satisfies exactly one wait however many
  * threads wait.  Same as asc_wait_flag_timeout() with a negative timeout.
+ * A flag already set is taken in userspace on the mapped flags when that
+ * gives the ioctl's result (see asc_set_flag()); a wait that must block
+ * always blocks in the driver.
  *
  * A signal handler installed with SA_RESTART restarts the wait
  * transparently.  Without SA_RESTART the call fails with EINTR; the

@@ -47,13 +47,13 @@ static const char *const asc_hard_event_names[] = {
 #undef ASC_NAME
 
 #define ASC_SRC(s, d)	ASC_PIPE_##s,
-static const signed char asc_hard_event_src[] = {
+const signed char asc_hard_event_src[] = {
 	ASC_HARD_EVENTS(ASC_SRC)
 };
 #undef ASC_SRC
 
 #define ASC_DST(s, d)	ASC_PIPE_##d,
-static const signed char asc_hard_event_dst[] = {
+const signed char asc_hard_event_dst[] = {
 	ASC_HARD_EVENTS(ASC_DST)
 };
 #undef ASC_DST

@@ -38,11 +38,58 @@ static inline bool asc_event_valid(int event)
 }
 
 /*
+ * The source and destination pipe of each HardEvent (hard_event.c), for
+ * the fast path, which must not pay for a call through the PLT.
+ */
+extern const signed char asc_hard_event_src[];
+extern const signed char asc_hard_event_dst[];
+
+/*
  * One of the seven ASC_PIPE_* pipes a thread can bind to; not
  * ASC_PIPE_NONE, not the gaps of pyasc's PipeID numbering.  Defined in
  * pipe_id.c, next to the table of pipe names it reads.
  */
 bool asc_pipe_id_valid(int pipe_id);
+
+/*
+ * struct asc_fast - a pipe's mapped pages (fastpath.c).
+ * @ready: ASC_FAST_*: whether the pages below may be used.
+ * @fd: the device file.
+ * @event_ids: IDs per HardEvent.
+ * @state: the TPipe's state, read-only.
+ * @flags: its flag registers.
+ * @module: the module's page, read-only.
+ *
+ * asc_fast_init() prepares it for the device file @fd (off without
+ * ASC_EVENT_FEATURE_MAP, with more than ASC_EVENT_MAP_IDS_MAX IDs or
+ * $ASC_NO_FASTPATH); the first set or wait maps the pages (off when an
+ * mmap() fails); asc_fast_unmap() unmaps them.  asc_fast_set() and asc_fast_wait() do a set or a wait in
+ * userspace and return true, or return false, having changed nothing,
+ * when the ioctl must do it; @bound is the ASC_PIPE_* the calling thread
+ * bound itself to on this pipe through this library, ASC_PIPE_NONE when
+ * it did not.
+ */
+enum {
+	ASC_FAST_UNMAPPED,
+	ASC_FAST_MAPPING,
+	ASC_FAST_MAPPED,
+	ASC_FAST_OFF,
+};
+
+struct asc_fast {
+	int ready;
+	int fd;
+	unsigned int event_ids;
+	const struct asc_event_map_state *state;
+	struct asc_event_map_flags *flags;
+	const struct asc_event_map_module *module;
+};
+
+void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
+		   unsigned int event_ids);
+void asc_fast_unmap(struct asc_fast *f);
+bool asc_fast_set(struct asc_fast *f, int bound, int event, int id);
+bool asc_fast_wait(struct asc_fast *f, int bound, int event, int id);
 
 /*
  * What the core runtime needs of a pipe beyond the public calls (pipe.c):

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * struct asc_pipe: one open of the device, i.e. one TPipe, and every call
- * on it.  Each call is one ioctl; all mutable state is in the driver.
+ * on it.  Each call is one ioctl, but for the sets and waits the mapped
+ * fast path does in userspace (fastpath.c); all mutable state is in the
+ * driver.  The library remembers, per thread, the pipe it bound the thread
+ * to, for the fast path's role check.
  *
  * The driver takes an absolute CLOCK_MONOTONIC deadline so that a wait
  * restarted after a signal (SA_RESTART, -ERESTARTSYS) keeps it; the
@@ -12,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -30,6 +34,9 @@
  * @fd: the file descriptor: the TPipe lives in the driver, tied to it.
  * @event_ids: IDs per HardEvent, as reported by ASC_EVENT_IOC_INFO.
  * @features: ASC_EVENT_FEATURE_* bits reported by ASC_EVENT_IOC_INFO.
+ * @serial: this open's number in the process, never 0, for
+ *	asc_bound_serial.
+ * @fast: the mapped pages of the fast path.
  *
  * Written once by asc_pipe_open() and never changed until
  * asc_pipe_close() frees it, so any number of threads may read it without
@@ -39,7 +46,39 @@ struct asc_pipe {
 	int fd;
 	unsigned int event_ids;
 	uint64_t features;
+	unsigned long serial;
+	struct asc_fast fast;
 };
+
+static unsigned long asc_pipe_serials;
+
+/*
+ * The pipe the calling thread bound itself to through asc_pipe_bind(),
+ * and on which open (@serial), for the fast path: the driver's binding is
+ * the same while the thread lives, as only the thread itself changes it.
+ * A child of fork() is another thread: asc_bound_forget() clears it there.
+ * Initial-exec: read on every set and wait, without a call to find it.
+ */
+#define ASC_TLS	__thread __attribute__((tls_model("initial-exec")))
+static ASC_TLS unsigned long asc_bound_serial;
+static ASC_TLS int asc_bound_pipe = ASC_PIPE_NONE;
+static pthread_once_t asc_bound_once = PTHREAD_ONCE_INIT;
+
+static void asc_bound_forget(void)
+{
+	asc_bound_serial = 0;
+	asc_bound_pipe = ASC_PIPE_NONE;
+}
+
+static void asc_bound_init(void)
+{
+	pthread_atfork(NULL, NULL, asc_bound_forget);
+}
+
+static int asc_bound(const struct asc_pipe *pipe)
+{
+	return asc_bound_serial == pipe->serial ? asc_bound_pipe : ASC_PIPE_NONE;
+}
 
 static const char *asc_pipe_default_path(void)
 {
@@ -88,6 +127,8 @@ ASC_API struct asc_pipe *asc_pipe_open(const char *path)
 
 	pipe->event_ids = info.event_ids;
 	pipe->features = info.features;
+	pipe->serial = __atomic_add_fetch(&asc_pipe_serials, 1, __ATOMIC_RELAXED);
+	asc_fast_init(&pipe->fast, pipe->fd, pipe->features, pipe->event_ids);
 	return pipe;
 
 err_close:
@@ -108,6 +149,7 @@ ASC_API void asc_pipe_close(struct asc_pipe *pipe)
 	if (!pipe)
 		return;
 
+	asc_fast_unmap(&pipe->fast);
 	close(pipe->fd);
 	free(pipe);
 	errno = err;
@@ -154,7 +196,12 @@ ASC_API int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id)
 
 	memset(&bind, 0, sizeof(bind));
 	bind.pipe = pipe_id;
-	return ioctl(pipe->fd, ASC_EVENT_IOC_BIND_PIPE, &bind) < 0 ? -1 : 0;
+	pthread_once(&asc_bound_once, asc_bound_init);
+	if (ioctl(pipe->fd, ASC_EVENT_IOC_BIND_PIPE, &bind) < 0)
+		return -1;
+	asc_bound_serial = pipe->serial;
+	asc_bound_pipe = pipe_id;
+	return 0;
 }
 
 ASC_API int asc_pipe_set_checked(struct asc_pipe *pipe, int checked)
@@ -277,6 +324,9 @@ ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
 
 ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
 {
+	if (asc_ref_valid(pipe, event, id) &&
+	    asc_fast_set(&pipe->fast, asc_bound(pipe), event, id))
+		return 0;
 	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
 }
 
@@ -313,6 +363,8 @@ ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 
 	if (!asc_ref_valid(pipe, event, id))
 		return asc_einval();
+	if (asc_fast_wait(&pipe->fast, asc_bound(pipe), event, id))
+		return 0;
 
 	memset(&wait, 0, sizeof(wait));
 	if (asc_deadline(timeout_ns, &wait.deadline) < 0)

@@ -38,6 +38,11 @@ _Static_assert(offsetof(struct asc_event_bind, flags) == 4, "bind flags offset")
 _Static_assert(sizeof(struct asc_event_mode) == 8, "asc_event_mode size");
 _Static_assert(offsetof(struct asc_event_mode, mode) == 0, "mode offset");
 _Static_assert(offsetof(struct asc_event_mode, pad) == 4, "mode pad offset");
+_Static_assert(sizeof(struct asc_event_map_state) == 432, "asc_event_map_state size");
+_Static_assert(offsetof(struct asc_event_map_state, pool) == 8, "map pool offset");
+_Static_assert(offsetof(struct asc_event_map_state, fetched) == 288, "map fetched offset");
+_Static_assert(sizeof(struct asc_event_map_flags) == 288, "asc_event_map_flags size");
+_Static_assert(sizeof(struct asc_event_map_module) == 8, "asc_event_map_module size");
 
 /* pyasc's PipeID numbering; -1 is no pipe. */
 _Static_assert(ASC_EVENT_PIPE_S == 0 && ASC_EVENT_PIPE_V == 1 && ASC_EVENT_PIPE_M == 2 &&
@@ -54,6 +59,7 @@ _Static_assert(offsetof(struct asc_event_issue, ticket) == 16, "issue ticket off
 _Static_assert(sizeof(struct asc_event_execute) == 24, "asc_event_execute size");
 _Static_assert(offsetof(struct asc_event_execute, flags) == 16, "execute flags offset");
 _Static_assert(ASC_EVENT_FEATURE_LAUNCH == 4ULL, "ASC_EVENT_FEATURE_LAUNCH");
+_Static_assert(ASC_EVENT_FEATURE_MAP == 8ULL, "ASC_EVENT_FEATURE_MAP");
 _Static_assert(ASC_EVENT_BLOCK_DIM_MAX == 64 && ASC_EVENT_CROSS_FLAGS == 11 &&
 	       ASC_EVENT_CROSS_COUNT_MAX == 15, "launch limits");
 _Static_assert(ASC_EVENT_LAUNCH_AIV == 1 && ASC_EVENT_LAUNCH_AIC == 2 &&
@@ -172,7 +178,7 @@ TEST_F(abi, info_contents)
 	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
 	ASSERT_EQ(0U, info.pad);
 	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			 ASC_EVENT_FEATURE_LAUNCH), info.features);
+			 ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP), info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -182,7 +188,7 @@ TEST_F(abi, info_fully_written)
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH,
+			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP,
 	};
 
 	memset(&info, POISON, sizeof(info));
@@ -892,6 +898,43 @@ TEST_F(op, read_only_argument)
 		ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, variant->cmd, g.ok));
 	}
 	guard_unmap(&g);
+}
+
+/*
+ * The mapped pages at the same offsets and in the same layout for 32- and
+ * 64-bit callers (this program is also built 32-bit): the state page shows
+ * an alloc, a flag set with a 64-bit compare-and-swap in the flag page is
+ * the driver's, and a set through the driver shows there.
+ */
+TEST_F(abi, mapped_pages_same_layout)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct asc_event_map_state *st;
+	struct asc_event_map_flags *fl;
+	__u64 old = 0;
+	int id;
+
+	if (self->ids > ASC_EVENT_MAP_IDS_MAX)
+		SKIP(return, "event_ids=%d: nothing to map", self->ids);
+	st = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, ASC_EVENT_MAP_STATE * page);
+	ASSERT_TRUE(st != MAP_FAILED);
+	fl = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		  (off_t)ASC_EVENT_MAP_FLAGS * page);
+	ASSERT_TRUE(fl != MAP_FAILED);
+	id = asc_alloc(self->fd, EV);
+	ASSERT_LE(0, id);
+	ASSERT_EQ(1ULL << id, st->pool[EV]);
+	ASSERT_TRUE(__atomic_compare_exchange_n(&fl->flags[EV], &old, 1ULL << id, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+	ASSERT_EQ(-EBUSY, asc_set(self->fd, EV, id));
+	ASSERT_EQ(0, asc_wait(self->fd, EV, id, 0));
+	ASSERT_EQ(0ULL, __atomic_load_n(&fl->flags[EV], __ATOMIC_SEQ_CST));
+	ASSERT_EQ(0, asc_set(self->fd, EV, id));
+	ASSERT_EQ(1ULL << id, __atomic_load_n(&fl->flags[EV], __ATOMIC_SEQ_CST));
+	ASSERT_EQ(0, asc_wait(self->fd, EV, id, 0));
+	ASSERT_EQ(0, asc_release(self->fd, EV, id));
+	munmap(fl, page);
+	munmap(st, page);
 }
 
 TEST_HARNESS_MAIN

@@ -41,7 +41,11 @@
  * under the same descriptor number, even while other threads are inside
  * ioctls on it, so the last reference to a TPipe goes away in every
  * state.  Waits take deadlines of 0, just past, just ahead, far ahead and
- * forever; a watchdog thread resets shared opens and interrupts (SIGUSR1,
+ * forever.  One call in 200 is an mmap() of a shared open with a random
+ * page, length, protection and sharing, which must fail with exactly the
+ * documented error or succeed; a mapped flag page gets garbage in random
+ * words, which the shared opens' rules must survive.  A watchdog thread
+ * resets shared opens and interrupts (SIGUSR1,
  * no SA_RESTART: EINTR) any wait that has slept too long, so a run never
  * blocks.
  *
@@ -232,6 +236,7 @@ struct model {
  * @by_errno: results, by errno (0 = success, MAX_ERRNO = any larger).
  * @by_cmd: ioctls per command kind.
  * @reopens: replacements of an open by a fresh one.
+ * @mmaps: mmap() calls, see fuzz_mmap().
  * @failures: unclean results.
  */
 struct fuzzer {
@@ -246,6 +251,7 @@ struct fuzzer {
 	unsigned long by_errno[MAX_ERRNO + 1];
 	unsigned long by_cmd[CMD_KINDS];
 	unsigned long reopens;
+	unsigned long mmaps;
 	unsigned long failures;
 };
 
@@ -1270,7 +1276,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
 		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-						   ASC_EVENT_FEATURE_LAUNCH))
+						   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP))
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);
@@ -1515,6 +1521,49 @@ static void count_result(struct fuzzer *f, const struct op *op, int err)
 	f->by_cmd[op->kind]++;
 }
 
+/*
+ * mmap() of a shared open with a random page, length, protection and
+ * sharing: exactly the documented error, and a flag page, once mapped, gets
+ * garbage (the shared opens' rules hold whatever their flags say).
+ */
+static void fuzz_mmap(struct fuzzer *f)
+{
+	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE, PROT_WRITE, PROT_NONE };
+	int fd = shared_fds[below(f, SHARED_OPENS)];
+	unsigned int page = below(f, 5), i, n;
+	size_t len = chance(f, 1, 5) ? 2 * page_size : page_size;
+	int prot = prots[below(f, 4)], flags = chance(f, 1, 5) ? MAP_PRIVATE : MAP_SHARED;
+	int want = 0, err = 0;
+	__u64 *w;
+	void *p;
+
+	if (len != page_size || page > ASC_EVENT_MAP_MODULE || flags == MAP_PRIVATE)
+		want = EINVAL;
+	else if ((prot & PROT_WRITE) && page != ASC_EVENT_MAP_FLAGS)
+		want = EACCES;
+	else if (event_ids > ASC_EVENT_MAP_IDS_MAX)
+		want = EOPNOTSUPP;
+	p = mmap(NULL, len, prot, flags, fd, (off_t)page * page_size);
+	if (p == MAP_FAILED)
+		err = errno;
+	f->mmaps++;
+	if (err != want) {
+		f->failures++;
+		printf("# FAIL thread %d: mmap(page %u, %zu bytes, prot %#x, flags %#x): %s, not %s\n",
+		       f->index, page, len, prot, flags, strerror(err), strerror(want));
+	}
+	if (err)
+		return;
+	if (page == ASC_EVENT_MAP_FLAGS && (prot & PROT_WRITE)) {
+		w = p;
+		n = below(f, 8);
+		for (i = 0; i < n; i++)
+			__atomic_store_n(&w[below(f, NR_EVENTS + 1)],
+					 chance(f, 1, 3) ? ~0ULL : rnd(f), __ATOMIC_RELAXED);
+	}
+	munmap(p, len);
+}
+
 static void fuzz_one(struct fuzzer *f)
 {
 	struct op op = { 0 };
@@ -1534,6 +1583,11 @@ static void fuzz_one(struct fuzzer *f)
 		if (priv)
 			model_fresh(f);
 		f->reopens++;
+	}
+
+	if (chance(f, 1, 200)) {
+		fuzz_mmap(f);
+		return;
 	}
 
 	op.priv = chance(f, 2, 5);
@@ -1649,7 +1703,7 @@ static bool hole_still_unmapped(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long seed = DEFAULT_SEED, total = 0, failures = 0, reopens = 0;
+	unsigned long seed = DEFAULT_SEED, total = 0, failures = 0, reopens = 0, mmaps = 0;
 	unsigned long by_errno[MAX_ERRNO + 1] = { 0 }, by_cmd[CMD_KINDS] = { 0 };
 	struct asc_event_info info = { 0 };
 	struct sigaction sa = { .sa_handler = on_sigusr1 };
@@ -1728,6 +1782,7 @@ int main(int argc, char **argv)
 		total += f->ioctls;
 		failures += f->failures;
 		reopens += f->reopens;
+		mmaps += f->mmaps;
 		for (k = 0; k <= MAX_ERRNO; k++)
 			by_errno[k] += f->by_errno[k];
 		for (k = 0; k < CMD_KINDS; k++)
@@ -1748,6 +1803,7 @@ int main(int argc, char **argv)
 	ksft_print_msg("ioctls: %lu in %.1f s, %.0f/s; %lu reopens; watchdog: %lu resets, %lu interrupted waits\n",
 		       total, elapsed / 1e9, total / (elapsed / 1e9), reopens,
 		       atomic_load(&watchdog_resets), atomic_load(&watchdog_kicks));
+	ksft_print_msg("mmaps: %lu\n", mmaps);
 	for (k = 0; k < CMD_KINDS; k++)
 		ksft_print_msg("  %-10s %lu\n", cmd_names[k], by_cmd[k]);
 	for (k = 0; k <= MAX_ERRNO; k++) {

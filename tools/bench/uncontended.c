@@ -3,17 +3,23 @@
  * asc-bench: an uncontended set_flag + wait_flag in one thread, against
  * sem_post + sem_wait.
  *
- * One thread sets the flag of (MTE2_V, id) and at once waits for it: the
- * wait finds the flag set and consumes it, nobody sleeps or is woken.  The
- * thread is not bound to a pipe (checked mode lets an unbound thread set
- * and wait while no thread is bound).  The baseline posts a sem_t and
- * waits for it, which glibc does in userspace when nobody waits.
+ * One thread, bound to V, sets the flag of (V_V, id) and at once waits for
+ * it: the wait finds the flag set and consumes it, nobody sleeps or is
+ * woken.  In checked mode the library does both in userspace on the mapped
+ * flags (the fast path, unless $ASC_NO_FASTPATH is set).  The baseline
+ * posts a sem_t and waits for it, which glibc does in userspace when
+ * nobody waits.  A third subject does the pair with the two ioctls on a
+ * TPipe of its own, what the library does with the fast path off.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/asc_event.h>
 
 #include "bench.h"
 
@@ -53,10 +59,16 @@ int bench_set_wait(void *ctx, unsigned long iters, double *ns)
  */
 int bench_flag_open(struct bench_flag *f, const char *device)
 {
-	f->event = ASC_HARD_EVENT_MTE2_V;
+	f->event = ASC_HARD_EVENT_V_V;
 	f->pipe = asc_pipe_open(device);
 	if (!f->pipe) {
 		printf("# asc_pipe_open(%s): %s\n", device, strerror(errno));
+		return -1;
+	}
+	if (asc_pipe_bind(f->pipe, ASC_PIPE_V) < 0) {
+		printf("# asc_pipe_bind(V): %s\n", strerror(errno));
+		asc_pipe_close(f->pipe);
+		f->pipe = NULL;
 		return -1;
 	}
 	f->id = asc_alloc_event_id(f->pipe, f->event);
@@ -66,6 +78,50 @@ int bench_flag_open(struct bench_flag *f, const char *device)
 		f->pipe = NULL;
 		return -1;
 	}
+	return 0;
+}
+
+/* The ioctl path: a TPipe opened without the library, the same pair. */
+struct ioctl_flag {
+	int fd;
+	struct asc_event_ref ref;
+	struct asc_event_wait wait;
+};
+
+static int ioctl_set_wait(void *ctx, unsigned long iters, double *ns)
+{
+	struct ioctl_flag *f = ctx;
+	unsigned long i;
+	double t0;
+
+	t0 = bench_now_ns();
+	for (i = 0; i < iters; i++) {
+		if (ioctl(f->fd, ASC_EVENT_IOC_SET_FLAG, &f->ref) < 0 ||
+		    ioctl(f->fd, ASC_EVENT_IOC_WAIT_FLAG, &f->wait) < 0)
+			return -1;
+	}
+	*ns = bench_now_ns() - t0;
+	return 0;
+}
+
+static int ioctl_flag_open(struct ioctl_flag *f, const char *device)
+{
+	struct asc_event_bind bind = { .pipe = ASC_EVENT_PIPE_V };
+
+	memset(&f->ref, 0, sizeof(f->ref));
+	memset(&f->wait, 0, sizeof(f->wait));
+	f->ref.event = ASC_EVENT_V_V;
+	f->fd = open(device, O_RDWR | O_CLOEXEC);
+	if (f->fd < 0 || ioctl(f->fd, ASC_EVENT_IOC_BIND_PIPE, &bind) < 0 ||
+	    ioctl(f->fd, ASC_EVENT_IOC_ALLOC_ID, &f->ref) < 0) {
+		printf("# the ioctl path's TPipe: %s\n", strerror(errno));
+		if (f->fd >= 0)
+			close(f->fd);
+		return -1;
+	}
+	f->wait.deadline = ASC_EVENT_WAIT_FOREVER;
+	f->wait.event = f->ref.event;
+	f->wait.id = f->ref.id;
 	return 0;
 }
 
@@ -96,11 +152,13 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 		      struct bench_goal *goal)
 {
 	static const char figure[] = "uncontended set+wait in one thread";
+	struct ioctl_flag io;
 	struct bench_flag f;
 	sem_t sem;
-	struct bench_subject subj[2] = {
+	struct bench_subject subj[3] = {
 		{ .name = "asc set_flag + wait_flag", .fn = bench_set_wait, .ctx = &f },
 		{ .name = "sem_post + sem_wait", .fn = sem_post_wait, .ctx = &sem },
+		{ .name = "ioctl SET_FLAG + WAIT_FLAG", .fn = ioctl_set_wait, .ctx = &io },
 	};
 	unsigned long iters = UNCONTENDED_ITERS / opts->scale;
 	int ret;
@@ -113,7 +171,25 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 		sem_destroy(&sem);
 		return bench_fail(test, figure, "no TPipe");
 	}
-	ret = bench_compare(subj, iters, opts->runs, test, figure, "pair", goal);
+	if (ioctl_flag_open(&io, opts->device) < 0) {
+		asc_pipe_close(f.pipe);
+		sem_destroy(&sem);
+		return bench_fail(test, figure, "no TPipe for the ioctl path");
+	}
+	ret = bench_run(subj, 3, iters, opts->runs);
+	if (ret < 0) {
+		ret = bench_fail(test, figure, "a run failed");
+	} else {
+		bench_print(&subj[0], "pair");
+		bench_print(&subj[1], "pair");
+		bench_print(&subj[2], "pair");
+		bench_print_ratio(&subj[0], &subj[1]);
+		bench_print_ratio(&subj[2], &subj[1]);
+		goal->value = subj[0].median / subj[1].median;
+		goal->measured = true;
+		printf("ok %u %s\n", test, figure);
+	}
+	close(io.fd);
 	asc_pipe_close(f.pipe);
 	sem_destroy(&sem);
 	return ret;

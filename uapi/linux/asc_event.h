@@ -180,6 +180,92 @@ struct asc_event_info {
 /** ASC_EVENT_BLOCK_DIM_MAX - the most AI cores (blocks) of a launch. */
 #define ASC_EVENT_BLOCK_DIM_MAX	64
 
+/*
+ * mmap() of the device file exists: the TPipe's state, its flag registers
+ * and the module's state as pages, for sets and waits in userspace (see
+ * struct asc_event_map_state).
+ */
+#define ASC_EVENT_FEATURE_MAP		0x8ULL
+
+/*
+ * The pages mmap() maps: the offset is the page number times the page
+ * size, the length one page, MAP_SHARED.
+ * ASC_EVENT_MAP_STATE - struct asc_event_map_state, read-only.
+ * ASC_EVENT_MAP_FLAGS - struct asc_event_map_flags, read-write.
+ * ASC_EVENT_MAP_MODULE - struct asc_event_map_module, read-only.
+ */
+#define ASC_EVENT_MAP_STATE	0
+#define ASC_EVENT_MAP_FLAGS	1
+#define ASC_EVENT_MAP_MODULE	2
+
+/* A TPipe's flag registers can be mapped when it has at most 32 IDs. */
+#define ASC_EVENT_MAP_IDS_MAX	32
+
+/* ASC_EVENT_MAP_NO_FETCH - &asc_event_map_state.fetched: nothing fetched. */
+#define ASC_EVENT_MAP_NO_FETCH	(-1)
+
+/**
+ * struct asc_event_map_state - the TPipe as the driver sees it, in the
+ *	page %ASC_EVENT_MAP_STATE; only the driver writes it, always under the
+ *	TPipe's lock, so each word is current but two words may be one
+ *	change apart.
+ * @mode: ASC_EVENT_MODE_* bits.
+ * @event_ids: IDs per HardEvent.
+ * @pool: per HardEvent, bit @id set while @id is allocated.
+ * @fetched: per HardEvent, the ID its last fetch returned, or
+ *	%ASC_EVENT_MAP_NO_FETCH.
+ * @pad: zero.
+ */
+struct asc_event_map_state {
+	__u32 mode;
+	__u32 event_ids;
+	__u64 pool[ASC_EVENT_NR_HARD_EVENTS];
+	__s32 fetched[ASC_EVENT_NR_HARD_EVENTS];
+	__u32 pad;
+};
+
+/*
+ * ASC_EVENT_MAP_WAITER - in a flag word of struct asc_event_map_flags, the
+ * bit that says a task is blocked in the driver waiting for the flag of
+ * ID @id.
+ */
+#define ASC_EVENT_MAP_WAITER(id)	(1ULL << (32 + (id)))
+
+/**
+ * struct asc_event_map_flags - the flag registers of a TPipe, in the page
+ *	%ASC_EVENT_MAP_FLAGS, shared by the driver and the processes that map
+ *	it; changed only with atomic compare-and-swap.
+ * @flags: per HardEvent, bit @id (0..31) is the flag of (event, @id) and
+ *	bit %ASC_EVENT_MAP_WAITER(@id) is set while a task waits for it in
+ *	the driver.  A set in userspace sets its flag bit only when neither
+ *	it nor the waiter bit is set, else it asks the driver
+ *	(%ASC_EVENT_IOC_SET_FLAG); a wait clears a set flag bit, else it
+ *	asks the driver (%ASC_EVENT_IOC_WAIT_FLAG).
+ * @fast_ops: sets and waits done in userspace, counted by whoever did
+ *	them (atomically); the driver only reads it, for its counters.
+ *
+ * The driver trusts nothing it reads here: what a process writes harms
+ * only its own TPipe.
+ */
+struct asc_event_map_flags {
+	__u64 flags[ASC_EVENT_NR_HARD_EVENTS];
+	__u64 fast_ops;
+};
+
+/**
+ * struct asc_event_map_module - the module's state, in the page
+ *	%ASC_EVENT_MAP_MODULE, one page for every TPipe, only the driver
+ *	writes it.
+ * @tracing: how many of the module's tracepoints are enabled; while
+ *	non-zero, sets and waits must take the ioctls, so that the trace
+ *	sees them.
+ * @pad: zero.
+ */
+struct asc_event_map_module {
+	__u32 tracing;
+	__u32 pad;
+};
+
 /** ASC_EVENT_CROSS_FLAGS - cross-core flag IDs a user may set: 0..10. */
 #define ASC_EVENT_CROSS_FLAGS	11
 

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The mapped fast path: sets and waits in userspace on the flag registers
+ * the driver maps (ASC_EVENT_FEATURE_MAP, Documentation/uapi.rst).
+ *
+ * A set or wait is done here only when the library can tell from the
+ * read-only state page that the ioctl would succeed and change nothing
+ * but the flag: no tracepoint of the driver is enabled, the ID is below
+ * the TPipe's count and, in checked mode, allocated or the last fetched
+ * one, and the calling thread is bound (through this library, to this
+ * pipe) to the HardEvent's source pipe for a set, its destination pipe for
+ * a wait.  Then a set sets its flag bit with compare-and-swap unless the
+ * bit or its waiter bit is set, and a wait clears a set flag bit;
+ * everything else (a double set, a blocked waiter to wake, a flag not yet
+ * set, any error) is the ioctl's.  Each operation done here adds one to
+ * the page's count, which the driver's counters read.
+ *
+ * The pages are mapped by the first set or wait of the pipe (so an open
+ * that never sets or waits costs the kernel no page): that thread maps
+ * them, and every call takes the ioctl until they are ready.
+ *
+ * $ASC_NO_FASTPATH set to anything but "" or "0" maps nothing: every call
+ * is an ioctl.  It is read once per process.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static pthread_once_t asc_fast_once = PTHREAD_ONCE_INIT;
+static bool asc_fast_off;
+
+static void asc_fast_read_env(void)
+{
+	const char *v = secure_getenv("ASC_NO_FASTPATH");
+
+	asc_fast_off = v && *v && strcmp(v, "0");
+}
+
+static void *asc_fast_page(int fd, int page, int prot)
+{
+	long size = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	p = mmap(NULL, size, prot, MAP_SHARED, fd, (off_t)page * size);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
+		   unsigned int event_ids)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = fd;
+	f->event_ids = event_ids;
+	pthread_once(&asc_fast_once, asc_fast_read_env);
+	if (asc_fast_off || !(features & ASC_EVENT_FEATURE_MAP) ||
+	    event_ids > ASC_EVENT_MAP_IDS_MAX)
+		f->ready = ASC_FAST_OFF;
+}
+
+static void asc_fast_unmap_pages(struct asc_fast *f)
+{
+	long size = sysconf(_SC_PAGESIZE);
+
+	if (f->state)
+		munmap((void *)f->state, size);
+	if (f->module)
+		munmap((void *)f->module, size);
+	if (f->flags)
+		munmap(f->flags, size);
+	f->state = NULL;
+	f->module = NULL;
+	f->flags = NULL;
+}
+
+/* The first caller maps the pages; until they are, every call asks the driver. */
+static bool asc_fast_ready(struct asc_fast *f)
+{
+	int state = __atomic_load_n(&f->ready, __ATOMIC_ACQUIRE);
+	int none = ASC_FAST_UNMAPPED;
+
+	if (state == ASC_FAST_MAPPED)
+		return true;
+	if (state != ASC_FAST_UNMAPPED ||
+	    !__atomic_compare_exchange_n(&f->ready, &none, ASC_FAST_MAPPING, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+
+	f->state = asc_fast_page(f->fd, ASC_EVENT_MAP_STATE, PROT_READ);
+	f->module = asc_fast_page(f->fd, ASC_EVENT_MAP_MODULE, PROT_READ);
+	f->flags = asc_fast_page(f->fd, ASC_EVENT_MAP_FLAGS, PROT_READ | PROT_WRITE);
+	if (!f->state || !f->module || !f->flags) {
+		asc_fast_unmap_pages(f);
+		__atomic_store_n(&f->ready, ASC_FAST_OFF, __ATOMIC_RELEASE);
+		return false;
+	}
+	__atomic_store_n(&f->ready, ASC_FAST_MAPPED, __ATOMIC_RELEASE);
+	return true;
+}
+
+void asc_fast_unmap(struct asc_fast *f)
+{
+	if (f->ready == ASC_FAST_MAPPED)
+		asc_fast_unmap_pages(f);
+	f->ready = ASC_FAST_OFF;
+}
+
+/* Whether the ioctl would succeed and change nothing but the flag. */
+static bool asc_fast_allowed(struct asc_fast *f, int bound, int event,
+			     int id, bool set)
+{
+	__u32 mode;
+
+	if (!asc_fast_ready(f) || (unsigned int)id >= f->event_ids ||
+	    __atomic_load_n(&f->module->tracing, __ATOMIC_RELAXED))
+		return false;
+	mode = __atomic_load_n(&f->state->mode, __ATOMIC_RELAXED);
+	if (!(mode & ASC_EVENT_MODE_CHECKED))
+		return true;
+	if (bound != (set ? asc_hard_event_src[event] : asc_hard_event_dst[event]))
+		return false;
+	return (__atomic_load_n(&f->state->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
+	       __atomic_load_n(&f->state->fetched[event], __ATOMIC_RELAXED) == id;
+}
+
+static void asc_fast_count(struct asc_fast *f)
+{
+	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
+}
+
+bool asc_fast_set(struct asc_fast *f, int bound, int event, int id)
+{
+	__u64 *word, bit, old;
+
+	if (!asc_fast_allowed(f, bound, event, id, true))
+		return false;
+	word = &f->flags->flags[event];
+	bit = 1ULL << id;
+	old = __atomic_load_n(word, __ATOMIC_RELAXED);
+	do {
+		if (old & (bit | ASC_EVENT_MAP_WAITER(id)))
+			return false;
+	} while (!__atomic_compare_exchange_n(word, &old, old | bit, false,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	asc_fast_count(f);
+	return true;
+}
+
+bool asc_fast_wait(struct asc_fast *f, int bound, int event, int id)
+{
+	__u64 *word, bit, old;
+
+	if (!asc_fast_allowed(f, bound, event, id, false))
+		return false;
+	word = &f->flags->flags[event];
+	bit = 1ULL << id;
+	old = __atomic_load_n(word, __ATOMIC_RELAXED);
+	do {
+		if (!(old & bit))
+			return false;
+	} while (!__atomic_compare_exchange_n(word, &old, old & ~bit, false,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	asc_fast_count(f);
+	return true;
+}
