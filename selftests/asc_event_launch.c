@@ -1411,4 +1411,71 @@ TEST_F(launch, no_deadlock_while_a_pipe_is_free)
 	launch_end(&l);
 }
 
+/*
+ * A mix launch of one AI core whose AIC has left.  AIV 0's S waits in the
+ * AIVs' SyncAll, and each of its other pipes waits forever for a flag
+ * whose chain leads back to S; AIV 1's S waits for cross-core flag 0,
+ * which only AIV 0's pipes could still set (the AIC left).  The last wait
+ * closes a cycle through the AIVs' SyncAll: every wait of it fails.
+ */
+TEST_F(launch, deadlock_through_the_aivs_sync_all)
+{
+	static const struct {
+		int core, pipe;
+		enum call_kind kind;
+		__u32 a;
+	} plan[] = {
+		{ 1, ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0 },
+		{ 1, ASC_EVENT_PIPE_V, CALL_WAIT_FLAG, ASC_EVENT_S_V },
+		{ 1, ASC_EVENT_PIPE_MTE2, CALL_WAIT_FLAG, ASC_EVENT_S_MTE2 },
+		{ 1, ASC_EVENT_PIPE_MTE3, CALL_WAIT_FLAG, ASC_EVENT_S_MTE3 },
+		{ 1, ASC_EVENT_PIPE_MTE1, CALL_WAIT_FLAG, ASC_EVENT_MTE2_MTE1 },
+		{ 1, ASC_EVENT_PIPE_M, CALL_WAIT_FLAG, ASC_EVENT_MTE1_M },
+		{ 1, ASC_EVENT_PIPE_FIX, CALL_WAIT_FLAG, ASC_EVENT_M_FIX },
+		{ 2, ASC_EVENT_PIPE_S, CALL_CROSS_WAIT, 0 },
+	};
+	struct call c[ARRAY_SIZE(plan)];
+	unsigned int i, n = ARRAY_SIZE(plan);
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	close(l.core[0]);
+	l.core[0] = -1;
+	for (i = 0; i + 1 < n; i++) {
+		ASSERT_EQ(0, call_start(&c[i], l.core[plan[i].core], plan[i].pipe,
+					plan[i].kind, plan[i].a, ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(call_blocked(&c[i])) TH_LOG("plan line %u", i);
+	}
+	ASSERT_EQ(0, call_start(&c[i], l.core[plan[i].core], plan[i].pipe, plan[i].kind,
+				plan[i].a, ASC_EVENT_WAIT_FOREVER));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(-EDEADLK, call_join(&c[i])) TH_LOG("plan line %u", i);
+	launch_end(&l);
+}
+
+/*
+ * The AIVs' SyncAll waits for the AIVs only: with the AIC gone and AIV 1's
+ * S blocked in a wait its free V may end, AIV 0's S in it is no deadlock.
+ */
+TEST_F(launch, sync_aiv_waits_for_no_aic)
+{
+	struct call s1, s2;
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_EQ(0, call_start(&s2, l.core[2], ASC_EVENT_PIPE_S, CALL_WAIT_FLAG,
+				ASC_EVENT_V_S, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s2));
+	ASSERT_EQ(0, call_start(&s1, l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s1)) TH_LOG("AIV 1 may still come");
+	ASSERT_EQ(0, asc_set(l.core[2], ASC_EVENT_V_S, 0)) TH_LOG("nobody stands for V");
+	ASSERT_EQ(0, call_join(&s2));
+	ASSERT_EQ(0, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&s1));
+	launch_end(&l);
+}
+
 TEST_HARNESS_MAIN
