@@ -10,7 +10,12 @@
  *  - a cross-core wait: for one of the groups whose sets count on the
  *    core, every member that has not yet issued the set issuing it, from
  *    any pipe but S;
- *  - SyncAll: every core that has not reached it, from its pipe S.
+ *  - SyncAll: every core of its group (every core, or the AIVs of a mix
+ *    launch for their own SyncAll, asc_sync_group()) that has not reached
+ *    it, from its pipe S.  A core of the group waiting in the other
+ *    SyncAll has not reached it (an AIV cannot come to one while another
+ *    AIV waits in the other, but the AIC of a mix launch can wait in its
+ *    SyncAll while the AIVs meet in theirs).
  * While a live thread is bound to a pipe, it alone may do these for its
  * core (pipe ownership, see struct asc_tpipe; SyncAll belongs to S), so a
  * stuck node's pipe does nothing until its wait ends.
@@ -122,13 +127,20 @@ static bool asc_dl_group_may_complete(const struct asc_dl *d,
 	return true;
 }
 
+/* Whether core @c has reached the SyncAll of @aiv. */
+static bool asc_dl_synced(const struct asc_launch *l, u32 c, bool aiv)
+{
+	return l->cores[c].synced && l->cores[c].sync_aiv == aiv;
+}
+
 /* Whether the nodes that may act can end the wait @w of @node. */
 static bool asc_dl_can_end(const struct asc_dl *d, unsigned int node,
 			   const struct asc_waiter *w)
 {
 	struct asc_cross_group g[ASC_CROSS_MODES];
-	u32 c, core = node / ASC_NR_PIPES;
+	u32 c, first, last, core = node / ASC_NR_PIPES;
 	unsigned int i, n;
+	bool aiv;
 
 	switch (w->kind) {
 	case ASC_WAIT_FLAG:
@@ -142,10 +154,12 @@ static bool asc_dl_can_end(const struct asc_dl *d, unsigned int node,
 		}
 		return false;
 	default:
-		if (d->l->nr_gone)
+		aiv = d->l->cores[core].sync_aiv;
+		if (asc_sync_group_gone(d->l, aiv))
 			return false;
-		for (c = 0; c < d->l->ncores; c++) {
-			if (!d->l->cores[c].synced &&
+		asc_sync_group(d->l, aiv, &first, &last);
+		for (c = first; c <= last; c++) {
+			if (!asc_dl_synced(d->l, c, aiv) &&
 			    !asc_dl_may_act(d, ASC_DL_NODE(c, ASC_SLOT_S)))
 				return false;
 		}
@@ -174,8 +188,9 @@ static bool asc_dl_any_ender(struct asc_dl *d, unsigned int node,
 			     const struct asc_waiter *w, bool cycle)
 {
 	struct asc_cross_group g[ASC_CROSS_MODES];
-	u32 c, core = node / ASC_NR_PIPES;
+	u32 c, first, last, core = node / ASC_NR_PIPES;
 	unsigned int i, n;
+	bool aiv;
 	int slot;
 
 	switch (w->kind) {
@@ -197,8 +212,10 @@ static bool asc_dl_any_ender(struct asc_dl *d, unsigned int node,
 		}
 		return false;
 	default:
-		for (c = 0; c < d->l->ncores; c++) {
-			if (!d->l->cores[c].synced &&
+		aiv = d->l->cores[core].sync_aiv;
+		asc_sync_group(d->l, aiv, &first, &last);
+		for (c = first; c <= last; c++) {
+			if (!asc_dl_synced(d->l, c, aiv) &&
 			    asc_dl_visit(d, ASC_DL_NODE(c, ASC_SLOT_S), cycle))
 				return true;
 		}
@@ -293,10 +310,11 @@ static void asc_dl_report_wait(struct asc_dl *d, struct asc_report *r,
 {
 	DECLARE_BITMAP(cores, ASC_DL_CORES_MAX);
 	struct asc_cross_group g[ASC_CROSS_MODES];
-	u32 c, core = node / ASC_NR_PIPES;
+	u32 c, first, last, core = node / ASC_NR_PIPES;
 	const struct asc_launch *l = d->l;
 	char name[32], who[96];
 	unsigned int i, n;
+	bool aiv;
 
 	asc_launch_core_name(l, core, name, sizeof(name));
 	bitmap_zero(cores, ASC_DL_CORES_MAX);
@@ -321,13 +339,16 @@ static void asc_dl_report_wait(struct asc_dl *d, struct asc_report *r,
 				w->event, who);
 		break;
 	default:
-		for (c = 0; c < l->ncores; c++) {
-			if (!l->cores[c].synced)
+		aiv = l->cores[core].sync_aiv;
+		asc_sync_group(l, aiv, &first, &last);
+		for (c = first; c <= last; c++) {
+			if (!asc_dl_synced(l, c, aiv))
 				__set_bit(c, cores);
 		}
 		asc_dl_format_cores(l, cores, who, sizeof(who));
-		asc_report_warn(r, "  %s %s waits in SyncAll for %s",
-				name, asc_slot_name(node % ASC_NR_PIPES), who);
+		asc_report_warn(r, "  %s %s waits in SyncAll%s for %s",
+				name, asc_slot_name(node % ASC_NR_PIPES),
+				aiv ? " of the AIVs" : "", who);
 		break;
 	}
 }

@@ -107,8 +107,10 @@ static void asc_debugfs_show_launch(struct seq_file *m, struct asc_tpipe *tp)
 		return;
 	}
 	asc_launch_core_name(l, tp->core, name, sizeof(name));
-	seq_printf(m, "launch: %u %s of %u%s\n", l->serial, name, l->ncores,
-		   l->cores[tp->core].synced ? " in sync_all" : "");
+	seq_printf(m, "launch: %u %s of %u%s%s\n", l->serial, name, l->ncores,
+		   l->cores[tp->core].synced ? " in sync_all" : "",
+		   l->cores[tp->core].synced && l->cores[tp->core].sync_aiv ?
+		   " aiv_only" : "");
 	me = &l->cores[tp->core];
 	seq_puts(m, "cross-counts:");
 	for (flag = 0; flag < ASC_EVENT_CROSS_FLAGS; flag++) {

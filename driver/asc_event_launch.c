@@ -577,40 +577,143 @@ int asc_tpipe_cross_wait(struct asc_tpipe *tp, u32 flag, u64 deadline)
 	return ret;
 }
 
-/* Every core has reached SyncAll: let them all go on (tasks to @wake). */
-static void asc_sync_all_done(struct asc_launch *l, struct asc_wake_list *wake)
+/**
+ * asc_sync_group() - the cores a SyncAll waits for.
+ * @l: launch.
+ * @aiv: the SyncAll of the AIVs only of a mix launch (in any other launch
+ *	it is every core's: pass false).
+ * @first: out: the first core.
+ * @last: out: the last core.
+ */
+void asc_sync_group(const struct asc_launch *l, bool aiv, u32 *first,
+		    u32 *last)
 {
-	struct asc_waiter *w, *tmp;
-	u32 c;
-
-	for (c = 0; c < l->ncores; c++) {
-		l->cores[c].synced = false;
-		if (!l->cores[c].tp)
-			continue;
-		list_for_each_entry_safe(w, tmp, &l->cores[c].tp->waiters, node) {
-			if (w->kind == ASC_WAIT_SYNC)
-				asc_waiter_end(w, ASC_WAIT_DONE, wake);
-		}
-	}
-	l->nr_synced = 0;
+	*first = aiv ? l->block_dim : 0;
+	*last = l->ncores - 1;
 }
 
 /**
- * asc_tpipe_sync_all() - SyncAll(): wait until every core of the launch
- *	has reached it.
+ * asc_sync_group_gone() - whether a core a SyncAll waits for has left.
+ * @l: launch.
+ * @aiv: as for asc_sync_group().
+ *
+ * Return: true when that SyncAll can never complete again.
+ */
+bool asc_sync_group_gone(const struct asc_launch *l, bool aiv)
+{
+	u32 first, last, c;
+
+	if (!l->nr_gone)
+		return false;
+	asc_sync_group(l, aiv, &first, &last);
+	for (c = first; c <= last; c++) {
+		if (l->cores[c].gone)
+			return true;
+	}
+	return false;
+}
+
+static bool asc_sync_in_group(const struct asc_launch *l, bool aiv, u32 core)
+{
+	u32 first, last;
+
+	asc_sync_group(l, aiv, &first, &last);
+	return core >= first && core <= last;
+}
+
+/*
+ * Whether @core, coming to the SyncAll of @aiv, would wait for a core that
+ * waits in the other SyncAll, which waits for @core: neither could end.
+ */
+static bool asc_sync_rounds_cross(const struct asc_launch *l, u32 core,
+				  bool aiv)
+{
+	u32 first, last, c;
+
+	if (!l->nr_synced[!aiv] || !asc_sync_in_group(l, !aiv, core))
+		return false;
+	asc_sync_group(l, aiv, &first, &last);
+	for (c = first; c <= last; c++) {
+		if (l->cores[c].synced && l->cores[c].sync_aiv != aiv)
+			return true;
+	}
+	return false;
+}
+
+/* End the SyncAll wait of @core, which has reached it (its task to @wake). */
+static void asc_sync_end(struct asc_launch *l, u32 core, int state,
+			 struct asc_wake_list *wake)
+{
+	struct asc_launch_core *lc = &l->cores[core];
+	struct asc_waiter *w, *tmp;
+
+	lc->synced = false;
+	l->nr_synced[lc->sync_aiv]--;
+	if (!lc->tp)
+		return;
+	list_for_each_entry_safe(w, tmp, &lc->tp->waiters, node) {
+		if (w->kind == ASC_WAIT_SYNC)
+			asc_waiter_end(w, state, wake);
+	}
+}
+
+/* Every core of the SyncAll of @aiv has reached it: let them go on. */
+static void asc_sync_all_done(struct asc_launch *l, bool aiv,
+			      struct asc_wake_list *wake)
+{
+	u32 first, last, c;
+
+	asc_sync_group(l, aiv, &first, &last);
+	for (c = first; c <= last; c++) {
+		if (l->cores[c].synced && l->cores[c].sync_aiv == aiv)
+			asc_sync_end(l, c, ASC_WAIT_DONE, wake);
+	}
+}
+
+/*
+ * The SyncAll @flags ask @tp's core for: -EINVAL for an AIC's SyncAll of
+ * the AIVs only (the AICs of a mix launch, every core of a cube launch),
+ * else whether it is the AIVs' SyncAll of a mix launch (false: every core).
+ */
+static int asc_sync_kind(const struct asc_tpipe *tp, u32 flags)
+{
+	const struct asc_launch *l = tp->launch;
+
+	if (!(flags & ASC_EVENT_SYNC_ALL_AIV_ONLY))
+		return 0;
+	if (asc_launch_core_type(l, tp->core) != ASC_EVENT_CORE_AIV)
+		return -EINVAL;
+	return l->kind == ASC_EVENT_LAUNCH_MIX;
+}
+
+/**
+ * asc_tpipe_sync_all() - SyncAll(): wait until every core of the launch,
+ *	or every AIV, has reached it.
  * @tp: TPipe, a core of a launch.
+ * @flags: 0 or %ASC_EVENT_SYNC_ALL_AIV_ONLY (the caller checked).
  * @deadline: as for asc_tpipe_wait_flag().
+ *
+ * Without @flags every core of the launch meets.  With
+ * %ASC_EVENT_SYNC_ALL_AIV_ONLY the AIVs meet: in a mix launch without its
+ * AICs, in a vector-only launch every core, as without it.  The AICs of a
+ * mix launch may meet in theirs while the AIVs meet in this one; an AIV
+ * that comes to one while another AIV waits in the other would wait
+ * forever (each waits for the other), and fails at once.
  *
  * In checked mode, while a live thread stands for S, only it may call it:
  * the scalar unit runs SyncAll.  A wait that ends in failure leaves the
  * core as if it had not come.
  *
- * Return: 0, -%ENOTCONN when @tp has joined no launch, -%EPERM (checked
- * mode) when another thread stands for S, -%EBUSY when another thread of
- * the core is already there, -%EPIPE when a core of the launch has left
- * (or leaves meanwhile), and as asc_tpipe_wait_flag() for how a wait ends.
+ * Return: 0, -%ENOTCONN when @tp has joined no launch, -%EINVAL for
+ * %ASC_EVENT_SYNC_ALL_AIV_ONLY on an AIC (a cube launch has no AIVs; an
+ * AIC of a mix launch is no AIV), -%EPERM (checked mode) when another
+ * thread stands for S, -%EPIPE when a core it waits for has left (or
+ * leaves meanwhile), -%EBUSY when another thread of the core is already
+ * there, -%EDEADLK when an AIV it waits for waits in the other SyncAll,
+ * and as asc_tpipe_wait_flag() for how a wait ends.  Nothing is changed
+ * on failure.
  */
-int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline)
+int asc_tpipe_sync_all(struct asc_tpipe *tp, u32 flags, u64 deadline)
 {
 	struct asc_waiter w = {
 		.task = current,
@@ -621,6 +724,7 @@ int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline)
 	struct asc_wake_list wake = { .n = 0 };
 	ktime_t expires = 0, start = 0;
 	struct asc_launch_core *me;
+	u32 first, last, aiv = 0;
 	struct asc_launch *l;
 	int ret;
 
@@ -637,28 +741,38 @@ int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline)
 	}
 	w.slot = asc_tpipe_caller_slot(tp);
 	me = &l->cores[tp->core];
+	ret = asc_sync_kind(tp, flags);
+	if (ret < 0)
+		goto out;
+	aiv = ret;
+	ret = 0;
+	asc_sync_group(l, aiv, &first, &last);
 	if (tp->checked && w.slot != ASC_SLOT_S &&
 	    asc_tpipe_slot_owned(tp, ASC_SLOT_S)) {
 		ret = -EPERM;
-	} else if (l->nr_gone) {
+	} else if (asc_sync_group_gone(l, aiv)) {
 		ret = -EPIPE;
 	} else if (me->synced) {
 		ret = -EBUSY;
-	} else if (l->nr_synced + 1 == l->ncores) {
-		asc_sync_all_done(l, &wake);
-		ret = 0;
+	} else if (asc_sync_rounds_cross(l, tp->core, aiv)) {
+		ret = -EDEADLK;
+	} else if (l->nr_synced[aiv] + 1 == last - first + 1) {
+		asc_sync_all_done(l, aiv, &wake);
 	} else if (!w.forever && ktime_compare(expires, ktime_get()) <= 0) {
 		ret = -ETIMEDOUT;
 	} else {
 		me->synced = true;
-		l->nr_synced++;
+		me->sync_aiv = aiv;
+		l->nr_synced[aiv]++;
 		ret = asc_tpipe_block(tp, &w, expires);
 		if (ret && me->synced) {
 			me->synced = false;
-			l->nr_synced--;
+			l->nr_synced[aiv]--;
 		}
 	}
-	trace_asc_event_sync_all(tp->serial, l->serial, tp->core, w.slot, ret,
+out:
+	trace_asc_event_sync_all(tp->serial, l->serial, tp->core, w.slot,
+				 flags & ASC_EVENT_SYNC_ALL_AIV_ONLY, ret,
 				 asc_waited_ns(start));
 	asc_tpipe_unlock(tp);
 	asc_wake_up_all(&wake);
@@ -680,7 +794,7 @@ void asc_launch_core_reset(struct asc_tpipe *tp)
 	memset(me->issued, 0, sizeof(me->issued));
 	if (me->synced) {
 		me->synced = false;
-		tp->launch->nr_synced--;
+		tp->launch->nr_synced[me->sync_aiv]--;
 	}
 }
 
@@ -689,8 +803,9 @@ void asc_launch_core_reset(struct asc_tpipe *tp)
  *	over.
  * @tp: TPipe, a core of a launch, with no waiters, unlocked.
  *
- * Every other core's SyncAll fails with -%EPIPE, as does every cross-core
- * wait no set can count on any more.  The TPipe drops its reference to
+ * Every SyncAll that waits for the core fails with -%EPIPE (in a mix
+ * launch an AIC's leaving ends no SyncAll of the AIVs only), as does every
+ * cross-core wait no set can count on any more.  The TPipe drops its reference to
  * the launch and goes back to its own lock.
  */
 void asc_tpipe_leave(struct asc_tpipe *tp)
@@ -706,18 +821,18 @@ void asc_tpipe_leave(struct asc_tpipe *tp)
 	l->cores[tp->core].gone = true;
 	l->nr_gone++;
 	for (c = 0; c < l->ncores; c++) {
+		if (l->cores[c].synced &&
+		    asc_sync_in_group(l, l->cores[c].sync_aiv, tp->core))
+			asc_sync_end(l, c, ASC_WAIT_GONE, &wake);
 		other = l->cores[c].tp;
-		l->cores[c].synced = false;
 		if (!other)
 			continue;
 		list_for_each_entry_safe(w, tmp, &other->waiters, node) {
-			if (w->kind == ASC_WAIT_SYNC ||
-			    (w->kind == ASC_WAIT_CROSS &&
-			     !asc_cross_may_come(l, c, w->event)))
+			if (w->kind == ASC_WAIT_CROSS &&
+			    !asc_cross_may_come(l, c, w->event))
 				asc_waiter_end(w, ASC_WAIT_GONE, &wake);
 		}
 	}
-	l->nr_synced = 0;
 	trace_asc_event_leave(tp->serial, l->serial, tp->core);
 	tp->lockp = &tp->lock;
 	spin_unlock(&l->lock);

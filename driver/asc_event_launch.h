@@ -22,6 +22,7 @@ struct asc_tpipe;
  * @gone: a TPipe joined as this core and has left (closed): the core's
  *	part of the launch is over.
  * @synced: the core has reached the current SyncAll.
+ * @sync_aiv: that SyncAll is of the AIVs only (see asc_sync_group()).
  * @count: per cross-core flag, the counter its waits take from (0..15).
  * @issued: per mode and flag, sets this core issued that wait for the
  *	other cores of their group to issue theirs.
@@ -30,6 +31,7 @@ struct asc_launch_core {
 	struct asc_tpipe *tp;
 	bool gone;
 	bool synced;
+	bool sync_aiv;
 	u8 count[ASC_EVENT_CROSS_FLAGS];
 	u8 issued[ASC_CROSS_MODES][ASC_EVENT_CROSS_FLAGS];
 };
@@ -63,7 +65,10 @@ struct asc_cross_group {
  * @ncores: cores: @block_dim, or 3 * @block_dim for a mix launch (the
  *	AICs first, then the AIVs, two per AI core).
  * @nr_gone: cores that have left.
- * @nr_synced: cores at the current SyncAll.
+ * @nr_synced: cores at the current SyncAll of every core ([0]) and at
+ *	that of the AIVs only ([1]).  Both may go on at once, in a mix launch
+ *	the AICs in the one and the AIVs in the other: the AIVs' round ends
+ *	without the AICs, then the AIVs may join theirs.
  * @scratch: work space of deadlock detection for @ncores *
  *	%ASC_NR_PIPES nodes (asc_launch_scratch_size()), used under @lock.
  * @cores: the cores.
@@ -79,7 +84,7 @@ struct asc_launch {
 	u32 block_dim;
 	u32 ncores;
 	u32 nr_gone;
-	u32 nr_synced;
+	u32 nr_synced[2];
 	void *scratch;
 	struct asc_launch_core cores[];
 };
@@ -91,7 +96,7 @@ int asc_tpipe_core_info(struct asc_tpipe *tp,
 int asc_tpipe_cross_set(struct asc_tpipe *tp,
 			const struct asc_event_cross_set *args);
 int asc_tpipe_cross_wait(struct asc_tpipe *tp, u32 flag, u64 deadline);
-int asc_tpipe_sync_all(struct asc_tpipe *tp, u64 deadline);
+int asc_tpipe_sync_all(struct asc_tpipe *tp, u32 flags, u64 deadline);
 void asc_tpipe_leave(struct asc_tpipe *tp);
 void asc_launch_core_reset(struct asc_tpipe *tp);
 
@@ -101,6 +106,9 @@ void asc_cross_group(const struct asc_launch *l, u32 core, u32 mode,
 		     struct asc_cross_group *g);
 unsigned int asc_cross_groups_into(const struct asc_launch *l, u32 core,
 				   struct asc_cross_group *g);
+void asc_sync_group(const struct asc_launch *l, bool aiv, u32 *first,
+		    u32 *last);
+bool asc_sync_group_gone(const struct asc_launch *l, bool aiv);
 int asc_launch_core_name(const struct asc_launch *l, u32 core, char *buf,
 			 size_t size);
 

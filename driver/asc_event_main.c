@@ -106,7 +106,8 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.event_ids = tp->event_ids,
 		.pad = 0,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP,
+			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
+			    ASC_EVENT_FEATURE_SYNC_AIV,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))
@@ -351,9 +352,9 @@ static int asc_ioc_sync_all(struct asc_tpipe *tp,
 
 	if (copy_from_user(&args, usync, sizeof(args)))
 		return -EFAULT;
-	if (args.flags || args.pad)
+	if ((args.flags & ~ASC_EVENT_SYNC_ALL_AIV_ONLY) || args.pad)
 		return -EINVAL;
-	return asc_tpipe_sync_all(tp, args.deadline);
+	return asc_tpipe_sync_all(tp, args.flags, args.deadline);
 }
 
 static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,

@@ -277,24 +277,27 @@ TRACE_EVENT_FN(asc_event_cross_wait,
 
 TRACE_EVENT_FN(asc_event_sync_all,
 	       TP_PROTO(unsigned int tpipe, unsigned int launch, u32 core,
-			int slot, int ret, u64 waited_ns),
-	       TP_ARGS(tpipe, launch, core, slot, ret, waited_ns),
+			int slot, bool aiv_only, int ret, u64 waited_ns),
+	       TP_ARGS(tpipe, launch, core, slot, aiv_only, ret, waited_ns),
 	       TP_STRUCT__entry(__field(u64, waited_ns)
 				__field(unsigned int, tpipe)
 				__field(unsigned int, launch)
 				__field(u32, core)
 				__field(int, ret)
+				__field(bool, aiv_only)
 				__array(char, pipe, ASC_TRACE_PIPE_LEN)),
 	       TP_fast_assign(__entry->waited_ns = waited_ns;
 			      __entry->tpipe = tpipe;
 			      __entry->launch = launch;
 			      __entry->core = core;
 			      __entry->ret = ret;
+			      __entry->aiv_only = aiv_only;
 			      strscpy(__entry->pipe, asc_slot_name(slot),
 				      ASC_TRACE_PIPE_LEN);),
-	       TP_printk("tpipe=%u launch=%u core=%u pipe=%s ret=%d waited_ns=%llu",
+	       TP_printk("tpipe=%u launch=%u core=%u pipe=%s aiv_only=%d ret=%d waited_ns=%llu",
 			 __entry->tpipe, __entry->launch, __entry->core,
-			 __entry->pipe, __entry->ret, __entry->waited_ns),
+			 __entry->pipe, __entry->aiv_only, __entry->ret,
+			 __entry->waited_ns),
 	       asc_trace_reg, asc_trace_unreg
 );
 

@@ -1040,10 +1040,37 @@ int asc_core_cross_wait_flag(struct asc_core *core, int flag_id, int pipe_id);
  * Return: 0, or -1 with errno set: EINVAL for a NULL @core; ENOTCONN on
  * the core of asc_core_run(); EPERM from another thread than the scalar
  * (nothing recorded); the errors of the barrier; EPIPE when a core of the
- * launch has left; EDEADLK when the launch deadlocks; or the launch's
- * first error, unchanged.
+ * launch has left; EDEADLK when the launch deadlocks, or (MIX launch) an
+ * AIV comes while another AIV waits in asc_core_sync_all_aiv(); or the
+ * launch's first error, unchanged.
  */
 int asc_core_sync_all(struct asc_core *core);
+
+/**
+ * asc_core_sync_all_aiv() - SyncAll<true>() / pyasc sync_all() with
+ * is_aiv_only=True: the hardware SyncAll of the AIVs only.
+ * @core: the core, an AIV.
+ *
+ * As asc_core_sync_all(), but the driver's SYNC_ALL of the AIVs
+ * (ASC_EVENT_SYNC_ALL_AIV_ONLY): in a MIX launch the scalar waits until
+ * every AIV of the launch has reached it, and the AICs take no part; in an
+ * AIV launch it is asc_core_sync_all() (every core is an AIV).  Its rounds
+ * are counted apart from those of asc_core_sync_all(): the AICs may wait
+ * in theirs meanwhile, and the AIVs join it after.  An AIV that comes to
+ * one while another AIV waits in the other would wait forever (each
+ * waits for the other): it fails with EDEADLK, as does asc_core_sync_all()
+ * in the same case.  An AIV that leaves makes every later SyncAll of the
+ * AIVs fail with EPIPE; an AIC that leaves does not.  Needs a driver with
+ * ASC_EVENT_FEATURE_SYNC_AIV.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or an AIC (the
+ * cores of an AIC launch, the AICs of a MIX launch); ENOTCONN on the core
+ * of asc_core_run(); EPERM from another thread than the scalar (nothing
+ * recorded); the errors of the barrier; EPIPE when an AIV of the launch
+ * has left; EDEADLK when the launch deadlocks or another AIV waits in the
+ * SyncAll of every core; or the launch's first error, unchanged.
+ */
+int asc_core_sync_all_aiv(struct asc_core *core);
 
 /**
  * enum asc_gm_sync - the software sync's workspace.

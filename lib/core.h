@@ -147,7 +147,8 @@ struct core_lane {
  * @gone: the core's TPipe is closed (or about to be): it left the launch.
  * @block: what the scalar is blocked in (a wait on S, a cross-core wait
  *	or SyncAll; @waiting says when it waits for its pipes).
- * @block_event: the HardEvent or cross-core flag of @block.
+ * @block_event: the HardEvent or cross-core flag of @block; for SyncAll
+ *	1 when it is the AIVs' of a mix launch (asc_core_sync_all_aiv()).
  * @block_id: the ID of a flag wait; the SyncAll round of a SyncAll.
  * @flag_sets: sets of each (HardEvent, ID) run, ASC_HARD_EVENT_COUNT *
  *	ASC_EVENT_IDS_MAX of them; @flag_waits: waits that took one.

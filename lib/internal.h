@@ -117,7 +117,7 @@ int asc_pipe_join(struct asc_pipe *pipe, int launch_fd, unsigned int core,
 int asc_pipe_cross_set(struct asc_pipe *pipe, int flag_id, int mode,
 		       int pipe_id);
 int asc_pipe_cross_wait(struct asc_pipe *pipe, int flag_id);
-int asc_pipe_sync_all(struct asc_pipe *pipe);
+int asc_pipe_sync_all(struct asc_pipe *pipe, unsigned int flags);
 
 /*
  * struct asc_report - text of the core runtime's report, one line per

@@ -17,7 +17,9 @@
  * counts, as it happens and under the lock, the sets and waits of each
  * flag of each core (struct asc_core @flag_sets, @flag_waits), a mirror of
  * the driver's cross-core counters and pending issues (@cross_count,
- * @cross_issued), and the cores that reached each SyncAll.  Whoever ends
+ * @cross_issued), and the cores that reached each SyncAll (of every core,
+ * or in a mix launch of the AIVs only, asc_core_sync_all_aiv(): the two
+ * are counted apart, as the driver counts them).  Whoever ends
  * a wait updates the mirror before it goes on, so a woken thread that has
  * not yet run is never taken for a blocked one.  When a thread blocks or a
  * pipe goes idle or a core leaves, asc_launch_check() looks: when no
@@ -63,8 +65,10 @@
  * @go: every core has joined: run the kernel.
  * @err: the first error (an errno), 0 while there is none.
  * @report: its report.
- * @sync_arrived: cores in the current round of SyncAll.
- * @sync_round: SyncAll rounds completed.
+ * @sync_arrived: cores in the current round of SyncAll: of every core
+ *	([0]), of the AIVs only ([1], mix launches).
+ * @sync_round: SyncAll rounds completed, as @sync_arrived.
+ * @sync_arrived_aivs: the AIVs among @sync_arrived[0] (mix launches).
  * @xhb: the cross-core missing-sync detector; NULL unchecked.
  */
 struct asc_launch {
@@ -83,8 +87,9 @@ struct asc_launch {
 	bool go;
 	int err;
 	char *report;
-	unsigned int sync_arrived;
-	unsigned long sync_round;
+	unsigned int sync_arrived[2];
+	unsigned long sync_round[2];
+	unsigned int sync_arrived_aivs;
 	struct asc_xhb *xhb;
 };
 
@@ -220,11 +225,20 @@ static bool launch_cross_stuck(const struct asc_launch *l,
 	return false;
 }
 
-static bool launch_any_gone(const struct asc_launch *l)
+/* The cores SyncAll waits for: every core, or (@aiv) the AIVs of a mix launch. */
+static struct launch_range launch_sync_group(const struct asc_launch *l, int aiv)
 {
+	struct launch_range r = { aiv ? l->block_dim : 0, l->ncores - 1, 0 };
+
+	return r;
+}
+
+static bool launch_sync_group_gone(const struct asc_launch *l, int aiv)
+{
+	struct launch_range g = launch_sync_group(l, aiv);
 	unsigned int i;
 
-	for (i = 0; i < l->ncores; i++)
+	for (i = g.first; i <= g.last; i++)
 		if (l->cores[i]->gone)
 			return true;
 	return false;
@@ -240,7 +254,8 @@ static bool launch_wait_stuck(const struct asc_launch *l,
 	case CORE_BLOCK_CROSS:
 		return launch_cross_stuck(l, c, event);
 	case CORE_BLOCK_SYNC:
-		return !launch_any_gone(l) && l->sync_round == id;
+		return !launch_sync_group_gone(l, event) &&
+		       l->sync_round[event] == id;
 	default:
 		return false;
 	}
@@ -329,14 +344,16 @@ static void launch_report_wait(const struct asc_launch *l,
 			       name, pipe, event, who);
 		return;
 	case CORE_BLOCK_SYNC:
-		for (m = 0; m < l->ncores; m++)
+		g[0] = launch_sync_group(l, event);
+		for (m = g[0].first; m <= g[0].last; m++)
 			if (!(l->cores[m]->block == CORE_BLOCK_SYNC &&
+			      l->cores[m]->block_event == event &&
 			      l->cores[m]->block_id == id && !l->cores[m]->waiting) &&
 			    len < sizeof(who) - 8)
 				len += snprintf(who + len, sizeof(who) - len,
 						"%s%u", len ? ", " : "", m);
-		asc_report_add(r, "  %s %s waits in SyncAll, which cores %s have not reached",
-			       name, pipe, who);
+		asc_report_add(r, "  %s %s waits in SyncAll%s, which cores %s have not reached",
+			       name, pipe, event ? " of the AIVs" : "", who);
 		return;
 	default:
 		return;
@@ -497,10 +514,9 @@ static int launch_block(struct asc_core *c, struct core_lane *ln,
 	return err;
 }
 
-static int launch_sync_call(struct asc_pipe *pipe, int unused)
+static int launch_sync_call(struct asc_pipe *pipe, int flags)
 {
-	(void)unused;
-	return asc_pipe_sync_all(pipe);
+	return asc_pipe_sync_all(pipe, flags);
 }
 
 /* Run a ticket: a set, or a wait the detector knows of while it blocks. */
@@ -681,34 +697,68 @@ ASC_API int asc_core_cross_wait_flag(struct asc_core *c, int flag_id,
 	return asc_core_enqueue(c, lane, &it, pos);
 }
 
-ASC_API int asc_core_sync_all(struct asc_core *c)
+/*
+ * SyncAll of every core, or (@aiv_only) of the AIVs: in a mix launch
+ * without the AICs, elsewhere every core, as the driver takes it.
+ */
+static int launch_sync_all(struct asc_core *c, bool aiv_only)
 {
+	const char *what = aiv_only ? "sync_all_aiv" : "sync_all";
 	struct asc_launch *l;
 	unsigned long round;
-	int err;
+	struct launch_range g;
+	int err, aiv;
 
 	if (asc_core_pipe_barrier(c, ASC_PIPE_ALL) || asc_core_enter(c))
 		return -1;
 	l = c->launch;
 	if (!l)
 		return asc_core_call_fail(c, ENOTCONN,
-					  "#%lu sync_all: not a core of a launch",
-					  c->seq);
-	if (l->xhb && asc_xhb_sync_all(l->xhb, c->index, c->hb, c->seq))
+					  "#%lu %s: not a core of a launch",
+					  c->seq, what);
+	if (aiv_only && c->type == ASC_CORE_AIC)
+		return asc_core_call_fail(c, EINVAL,
+					  "#%lu %s: an AIC takes no part in the AIVs' SyncAll",
+					  c->seq, what);
+	aiv = aiv_only && l->kind == ASC_LAUNCH_MIX;
+	if (l->xhb && asc_xhb_sync_all(l->xhb, c->index, aiv, c->hb, c->seq))
 		return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
 					  c->seq);
+	g = launch_sync_group(l, aiv);
 	pthread_mutex_lock(c->lock);
-	round = l->sync_round;
-	if (++l->sync_arrived == l->ncores) {
-		l->sync_arrived = 0;
-		l->sync_round++;
+	if (l->kind == ASC_LAUNCH_MIX && c->type == ASC_CORE_AIV &&
+	    (aiv ? l->sync_arrived_aivs : l->sync_arrived[1])) {
+		pthread_mutex_unlock(c->lock);
+		return asc_core_call_fail(c, EDEADLK,
+					  "#%lu %s: deadlock: another AIV waits in the SyncAll of %s, which waits for this one",
+					  c->seq, what, aiv ? "every core" : "the AIVs");
+	}
+	round = l->sync_round[aiv];
+	if (!aiv && l->kind == ASC_LAUNCH_MIX && c->type == ASC_CORE_AIV)
+		l->sync_arrived_aivs++;
+	if (++l->sync_arrived[aiv] == g.last - g.first + 1) {
+		l->sync_arrived[aiv] = 0;
+		l->sync_round[aiv]++;
+		if (!aiv)
+			l->sync_arrived_aivs = 0;
 	}
 	pthread_mutex_unlock(c->lock);
-	err = launch_block(c, NULL, CORE_BLOCK_SYNC, 0, round,
-			   launch_sync_call, 0);
+	err = launch_block(c, NULL, CORE_BLOCK_SYNC, aiv, round,
+			   launch_sync_call,
+			   aiv_only ? ASC_EVENT_SYNC_ALL_AIV_ONLY : 0);
 	if (err)
-		return asc_core_call_fail(c, err, "#%lu sync_all on S", c->seq);
+		return asc_core_call_fail(c, err, "#%lu %s on S", c->seq, what);
 	return 0;
+}
+
+ASC_API int asc_core_sync_all(struct asc_core *c)
+{
+	return launch_sync_all(c, false);
+}
+
+ASC_API int asc_core_sync_all_aiv(struct asc_core *c)
+{
+	return launch_sync_all(c, true);
 }
 
 ASC_API int asc_core_block_idx(struct asc_core *c)

@@ -466,11 +466,12 @@ int asc_pipe_cross_wait(struct asc_pipe *pipe, int flag_id)
 	return ioctl(pipe->fd, ASC_EVENT_IOC_CROSS_WAIT, &wait) < 0 ? -1 : 0;
 }
 
-int asc_pipe_sync_all(struct asc_pipe *pipe)
+int asc_pipe_sync_all(struct asc_pipe *pipe, unsigned int flags)
 {
 	struct asc_event_sync_all sync;
 
 	memset(&sync, 0, sizeof(sync));
 	sync.deadline = ASC_EVENT_WAIT_FOREVER;
+	sync.flags = flags;
 	return ioctl(pipe->fd, ASC_EVENT_IOC_SYNC_ALL, &sync) < 0 ? -1 : 0;
 }

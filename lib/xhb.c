@@ -25,7 +25,9 @@
  *   several groups (modes) land on one (core, flag), the order on the
  *   chip is a matter of timing; here they are taken by round, then mode.
  * - SyncAll (after its pipe_barrier(PIPE_ALL)) publishes the core's clock
- *   and joins the clocks of every core's SyncAll of the same round.
+ *   and joins the clocks of every core's SyncAll of the same round; the
+ *   AIVs' SyncAll of a mix launch those of every AIV's, its rounds
+ *   counted apart.
  * - The software sync over a workspace (gmsync.c: IBSet, IBWait, SyncAll
  *   over global memory) is counters in memory: a set of a counter
  *   publishes its clock as the counter's n-th, and a wait until the
@@ -119,6 +121,7 @@ void asc_xhb_free(struct asc_xhb *x)
 {
 	struct xhb_core *c;
 	size_t i, f;
+	int k;
 
 	if (!x)
 		return;
@@ -146,9 +149,11 @@ void asc_xhb_free(struct asc_xhb *x)
 		free(x->counts[i].members);
 		free(x->counts[i].g);
 	}
-	for (i = 0; i < x->nrounds; i++)
-		free(x->rounds[i]);
-	free(x->rounds);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < x->nrounds[k]; i++)
+			free(x->rounds[k][i]);
+		free(x->rounds[k]);
+	}
 	free(x->counts);
 	free(x->cores);
 	free(x);
@@ -297,7 +302,7 @@ int asc_xhb_gm_wait(struct asc_xhb *x, unsigned int core, const void *gm,
 	return 0;
 }
 
-int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core,
+int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core, int aiv,
 		     const struct asc_hb *hb, unsigned long seq)
 {
 	struct xhb_core *c = &x->cores[core];
@@ -307,7 +312,8 @@ int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core,
 		errno = ENOMEM;
 		return -1;
 	}
-	*s = (struct xhb_sync){ .pos = asc_hb_done(hb, ASC_PIPE_S), .seq = seq };
+	*s = (struct xhb_sync){ .aiv = !!aiv, .pos = asc_hb_done(hb, ASC_PIPE_S),
+				.seq = seq };
 	asc_hb_clock(hb, ASC_PIPE_S, s->clock);
 	c->n_syncs++;
 	return 0;

@@ -89,9 +89,10 @@ int asc_xhb_gm_wait(struct asc_xhb *x, unsigned int core, const void *gm,
 
 /*
  * @core reaches SyncAll (instruction @seq) right after its hb ran the
- * pipe_barrier(PIPE_ALL) before it.  Return: 0 or -1 with errno ENOMEM.
+ * pipe_barrier(PIPE_ALL) before it; @aiv: the AIVs' SyncAll of a mix
+ * launch (an AIV's), not every core's.  Return: 0 or -1 with errno ENOMEM.
  */
-int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core,
+int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core, int aiv,
 		     const struct asc_hb *hb, unsigned long seq);
 
 /*

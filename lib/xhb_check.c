@@ -212,29 +212,42 @@ static int xhb_import_order(const void *pa, const void *pb)
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
-/* The SyncAll rounds every core reached, and their clocks. */
+/*
+ * The SyncAll rounds of each kind every core of its group reached (every
+ * core; the AIVs of a mix launch), and their clocks.
+ */
 static int xhb_make_rounds(struct asc_xhb *x)
 {
-	size_t r, n = x->cores[0].n_syncs;
-	unsigned int core;
+	size_t r, n[2] = { SIZE_MAX, SIZE_MAX }, seen[2];
+	unsigned int core, aiv0 = x->kind == ASC_LAUNCH_MIX ? x->block_dim : x->ncores;
+	struct xhb_sync *s;
+	int k;
 
 	for (core = 0; core < x->ncores; core++) {
-		if (x->cores[core].n_syncs < n)
-			n = x->cores[core].n_syncs;
+		seen[0] = seen[1] = 0;
 		for (r = 0; r < x->cores[core].n_syncs; r++) {
-			x->cores[core].syncs[r].g = xhb_clock_new(x);
-			if (!x->cores[core].syncs[r].g)
+			s = &x->cores[core].syncs[r];
+			s->round = seen[s->aiv]++;
+			s->g = xhb_clock_new(x);
+			if (!s->g)
 				return -1;
 		}
+		for (k = 0; k < 2; k++)
+			if ((k == 0 || core >= aiv0) && seen[k] < n[k])
+				n[k] = seen[k];
 	}
-	x->rounds = calloc(n + 1, sizeof(*x->rounds));
-	if (!x->rounds)
-		return -1;
-	for (r = 0; r < n; r++) {
-		x->rounds[r] = xhb_clock_new(x);
-		if (!x->rounds[r])
+	for (k = 0; k < 2; k++) {
+		if (n[k] == SIZE_MAX)
+			n[k] = 0;
+		x->rounds[k] = calloc(n[k] + 1, sizeof(*x->rounds[k]));
+		if (!x->rounds[k])
 			return -1;
-		x->nrounds = r + 1;
+		for (r = 0; r < n[k]; r++) {
+			x->rounds[k][r] = xhb_clock_new(x);
+			if (!x->rounds[k][r])
+				return -1;
+			x->nrounds[k] = r + 1;
+		}
 	}
 	return 0;
 }
@@ -267,10 +280,11 @@ static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
 			.lane = w->lane, .pos = w->pos,
 			.src = c->counts[w->flag][k]->g };
 	}
-	for (i = 0; i < c->n_syncs && i < x->nrounds; i++)
-		c->imports[c->nimports++] = (struct xhb_import){
-			.lane = ASC_HB_ISSUE, .pos = c->syncs[i].pos,
-			.src = x->rounds[i] };
+	for (i = 0; i < c->n_syncs; i++)
+		if (c->syncs[i].round < x->nrounds[c->syncs[i].aiv])
+			c->imports[c->nimports++] = (struct xhb_import){
+				.lane = ASC_HB_ISSUE, .pos = c->syncs[i].pos,
+				.src = x->rounds[c->syncs[i].aiv][c->syncs[i].round] };
 	qsort(c->imports, c->nimports, sizeof(*c->imports), xhb_import_order);
 	for (i = 0, k = 0; k <= XHB_C; k++) {
 		while (i < c->nimports && c->imports[i].lane < (int)k)
@@ -300,9 +314,13 @@ static bool xhb_propagate(struct asc_xhb *x)
 		for (m = 0; m < cnt->nmembers; m++)
 			xhb_join(cnt->g, cnt->members[m]->g, x->width);
 	}
-	for (core = 0; core < x->ncores; core++)
-		for (i = 0; i < x->nrounds; i++)
-			xhb_join(x->rounds[i], x->cores[core].syncs[i].g, x->width);
+	for (core = 0; core < x->ncores; core++) {
+		c = &x->cores[core];
+		for (i = 0; i < c->n_syncs; i++)
+			if (c->syncs[i].round < x->nrounds[c->syncs[i].aiv])
+				xhb_join(x->rounds[c->syncs[i].aiv][c->syncs[i].round],
+					 c->syncs[i].g, x->width);
+	}
 	for (core = 0; core < x->ncores; core++) {
 		c = &x->cores[core];
 		for (i = 0; i < c->nimports; i++) {

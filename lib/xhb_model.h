@@ -72,7 +72,13 @@ struct xhb_wait {
 	unsigned long seq;
 };
 
+/*
+ * A SyncAll: @aiv 1 for the AIVs' of a mix launch, 0 for every core's;
+ * @round its number among the core's SyncAlls of that kind.
+ */
 struct xhb_sync {
+	int aiv;
+	size_t round;
 	uint32_t pos;
 	uint32_t clock[XHB_C];
 	unsigned long seq;
@@ -120,7 +126,9 @@ struct xhb_core {
  * @ncores: cores; @width: components of a global clock, XHB_C each.
  * @cores: what each did, by the driver's numbering.
  * @counts: every count, @ncounts of them.
- * @rounds: per SyncAll round completed by every core, its clock.
+ * @rounds: per kind of SyncAll (@aiv of struct xhb_sync), per round
+ *	completed by every core of the kind's group, its clock; @nrounds of
+ *	them.
  */
 struct asc_xhb {
 	int kind;
@@ -130,8 +138,8 @@ struct asc_xhb {
 	struct xhb_core *cores;
 	struct xhb_count *counts;
 	size_t ncounts;
-	uint32_t **rounds;
-	size_t nrounds;
+	uint32_t **rounds[2];
+	size_t nrounds[2];
 };
 
 /*

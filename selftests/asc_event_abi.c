@@ -60,6 +60,8 @@ _Static_assert(sizeof(struct asc_event_execute) == 24, "asc_event_execute size")
 _Static_assert(offsetof(struct asc_event_execute, flags) == 16, "execute flags offset");
 _Static_assert(ASC_EVENT_FEATURE_LAUNCH == 4ULL, "ASC_EVENT_FEATURE_LAUNCH");
 _Static_assert(ASC_EVENT_FEATURE_MAP == 8ULL, "ASC_EVENT_FEATURE_MAP");
+_Static_assert(ASC_EVENT_FEATURE_SYNC_AIV == 0x10ULL, "ASC_EVENT_FEATURE_SYNC_AIV");
+_Static_assert(ASC_EVENT_SYNC_ALL_AIV_ONLY == 1U, "ASC_EVENT_SYNC_ALL_AIV_ONLY");
 _Static_assert(ASC_EVENT_BLOCK_DIM_MAX == 64 && ASC_EVENT_CROSS_FLAGS == 11 &&
 	       ASC_EVENT_CROSS_COUNT_MAX == 15, "launch limits");
 _Static_assert(ASC_EVENT_LAUNCH_AIV == 1 && ASC_EVENT_LAUNCH_AIC == 2 &&
@@ -178,7 +180,8 @@ TEST_F(abi, info_contents)
 	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
 	ASSERT_EQ(0U, info.pad);
 	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			 ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP), info.features);
+			 ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
+			 ASC_EVENT_FEATURE_SYNC_AIV), info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -188,7 +191,8 @@ TEST_F(abi, info_fully_written)
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP,
+			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
+			    ASC_EVENT_FEATURE_SYNC_AIV,
 	};
 
 	memset(&info, POISON, sizeof(info));

@@ -681,7 +681,8 @@ TEST_F(poison, info)
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP,
+			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
+			    ASC_EVENT_FEATURE_SYNC_AIV,
 	};
 	unsigned int r;
 

@@ -550,7 +550,7 @@ static void gen_struct(struct fuzzer *f, enum cmd_kind kind, unsigned char *p,
 		break;
 	case CMD_SYNC_ALL:
 		sa.deadline = gen_deadline(f, stable);
-		sa.flags = gen_zero_field(f);
+		sa.flags = chance(f, 1, 4) ? ASC_EVENT_SYNC_ALL_AIV_ONLY : gen_zero_field(f);
 		sa.pad = gen_zero_field(f);
 		memcpy(p, &sa, sizeof(sa));
 		break;
@@ -1201,11 +1201,17 @@ static void check_launch_cmd(struct fuzzer *f, struct op *op, int err, uint64_t 
 		break;
 	default:
 		memcpy(&sa, op->in, sizeof(sa));
-		bad = sa.flags || sa.pad;
+		bad = (sa.flags & ~ASC_EVENT_SYNC_ALL_AIV_ONLY) || sa.pad;
 		deadline = sa.deadline;
 		forever = deadline == ASC_EVENT_WAIT_FOREVER;
+		/*
+		 * EINVAL: the AIVs' SyncAll asked by an AIC; EDEADLK, whatever
+		 * the deadline: an AIV came to one SyncAll while another waits
+		 * in the other.
+		 */
 		ok = ERR_IN(err, 0, ENOTCONN, EPERM, EBUSY, EPIPE, ETIMEDOUT, EINTR,
-			    ECANCELED) || (err == EDEADLK && forever && maybe_bound);
+			    ECANCELED, EDEADLK) ||
+		     (err == EINVAL && (sa.flags & ASC_EVENT_SYNC_ALL_AIV_ONLY));
 		break;
 	}
 	if (bad) {
@@ -1276,7 +1282,8 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
 		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-						   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP))
+						   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
+						   ASC_EVENT_FEATURE_SYNC_AIV))
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);

@@ -76,11 +76,21 @@ static int cross_wait(int fd, __u32 flag, __u64 deadline)
 	return asc_ioctl(fd, ASC_EVENT_IOC_CROSS_WAIT, &w);
 }
 
-static int sync_all(int fd, __u64 deadline)
+static int sync_all_flags(int fd, __u32 flags, __u64 deadline)
 {
-	struct asc_event_sync_all s = { .deadline = deadline };
+	struct asc_event_sync_all s = { .deadline = deadline, .flags = flags };
 
 	return asc_ioctl(fd, ASC_EVENT_IOC_SYNC_ALL, &s);
+}
+
+static int sync_all(int fd, __u64 deadline)
+{
+	return sync_all_flags(fd, 0, deadline);
+}
+
+static int sync_aiv(int fd, __u64 deadline)
+{
+	return sync_all_flags(fd, ASC_EVENT_SYNC_ALL_AIV_ONLY, deadline);
 }
 
 /* A launch of @kind with every core joined by an open of its own. */
@@ -134,7 +144,7 @@ static int drain(int fd, __u32 flag)
 	return ret == -ETIMEDOUT || ret == -EPIPE ? n : ret;
 }
 
-enum call_kind { CALL_CROSS_WAIT, CALL_SYNC_ALL, CALL_WAIT_FLAG };
+enum call_kind { CALL_CROSS_WAIT, CALL_SYNC_ALL, CALL_SYNC_AIV, CALL_WAIT_FLAG };
 
 /**
  * struct call - one blocking call on a thread of its own.
@@ -175,6 +185,9 @@ static void *call_fn(void *arg)
 			break;
 		case CALL_SYNC_ALL:
 			c->ret = sync_all(c->fd, c->deadline);
+			break;
+		case CALL_SYNC_AIV:
+			c->ret = sync_aiv(c->fd, c->deadline);
 			break;
 		default:
 			c->ret = asc_wait(c->fd, c->a, 0, c->deadline);
@@ -947,6 +960,193 @@ TEST_F(launch, sync_all_with_a_dying_core)
 	launch_end(&l);
 }
 
+/* ---- SyncAll of the AIVs only ------------------------------------------------ */
+
+/*
+ * A mix launch of @block_dim AI cores: the AIVs meet in their SyncAll, two
+ * rounds, while the AICs take no part: an AIC's SyncAll of every core
+ * still waits for them, and its failed try changes nothing.
+ */
+static void sync_aiv_on_mix(struct __test_metadata *_metadata, unsigned int block_dim)
+{
+	unsigned int i, round, first = block_dim;
+	struct call c[MAX_CORES];
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, block_dim));
+	for (round = 0; round < 2; round++) {
+		for (i = first; i + 1 < l.ncores; i++) {
+			ASSERT_EQ(0, call_start(&c[i], l.core[i], ASC_EVENT_PIPE_S,
+						CALL_SYNC_AIV, 0, ASC_EVENT_WAIT_FOREVER));
+			ASSERT_TRUE(call_blocked(&c[i]));
+		}
+		ASSERT_EQ(-ETIMEDOUT, sync_all(l.core[0], NOW)) TH_LOG("the AIVs are not in it");
+		ASSERT_EQ(0, sync_aiv(l.core[l.ncores - 1], ASC_EVENT_WAIT_FOREVER))
+			TH_LOG("round %u: the AICs take no part", round);
+		for (i = first; i + 1 < l.ncores; i++)
+			ASSERT_EQ(0, call_join(&c[i])) TH_LOG("round %u core %u", round, i);
+	}
+	launch_end(&l);
+}
+
+TEST_F(launch, sync_aiv_mix_one_ai_core)
+{
+	sync_aiv_on_mix(_metadata, 1);
+}
+
+TEST_F(launch, sync_aiv_mix_two_ai_cores)
+{
+	sync_aiv_on_mix(_metadata, 2);
+}
+
+TEST_F(launch, sync_aiv_mix_eight_ai_cores)
+{
+	sync_aiv_on_mix(_metadata, 8);
+}
+
+/* On a vector-only launch the AIVs are every core: one round, with or without the flag. */
+TEST_F(launch, sync_aiv_vector_only_is_every_core)
+{
+	struct call c[2];
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIV, 3));
+	ASSERT_EQ(0, call_start(&c[0], l.core[0], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(0, call_start(&c[1], l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c[0]));
+	ASSERT_TRUE(call_blocked(&c[1]));
+	ASSERT_EQ(0, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&c[0]));
+	ASSERT_EQ(0, call_join(&c[1]));
+	ASSERT_EQ(-ETIMEDOUT, sync_aiv(l.core[2], NOW)) TH_LOG("a new round");
+	launch_end(&l);
+}
+
+/*
+ * An AIC may not ask for the SyncAll of the AIVs (a cube launch has none),
+ * nor may anyone set unknown flag bits or the pad: EINVAL, nothing changed.
+ */
+TEST_F(launch, sync_aiv_errors)
+{
+	struct asc_event_sync_all s = {
+		.deadline = NOW, .flags = ASC_EVENT_SYNC_ALL_AIV_ONLY, .pad = 1
+	};
+	struct launch l;
+	struct call c, d;
+	__u32 bit;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_AIC, 2));
+	ASSERT_EQ(-EINVAL, sync_aiv(l.core[0], ASC_EVENT_WAIT_FOREVER)) TH_LOG("a cube launch");
+	ASSERT_EQ(-ETIMEDOUT, sync_all(l.core[1], NOW)) TH_LOG("core 0 did not come");
+	launch_end(&l);
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	ASSERT_EQ(-EINVAL, sync_aiv(l.core[0], ASC_EVENT_WAIT_FOREVER)) TH_LOG("an AIC");
+	ASSERT_EQ(-EINVAL, asc_ioctl(l.core[1], ASC_EVENT_IOC_SYNC_ALL, &s)) TH_LOG("pad");
+	for (bit = 1; bit; bit <<= 1) {
+		if (bit == ASC_EVENT_SYNC_ALL_AIV_ONLY)
+			continue;
+		ASSERT_EQ(-EINVAL, sync_all_flags(l.core[1], bit, NOW)) TH_LOG("flag %#x", bit);
+		ASSERT_EQ(-EINVAL, sync_all_flags(l.core[1], bit | ASC_EVENT_SYNC_ALL_AIV_ONLY,
+						  NOW)) TH_LOG("flag %#x", bit);
+	}
+	/* Neither AIV came: the other waits for it; the AIC for both. */
+	ASSERT_EQ(-ETIMEDOUT, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(0, call_start(&c, l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(-ETIMEDOUT, sync_all(l.core[2], NOW)) TH_LOG("the AIC did not come");
+	ASSERT_EQ(0, call_start(&d, l.core[2], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&d));
+	ASSERT_EQ(0, sync_all(l.core[0], NOW));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(0, call_join(&d));
+	launch_end(&l);
+}
+
+/*
+ * The AIC waits in the SyncAll of every core while the AIVs meet in
+ * theirs; then the AIVs come to the AIC's.  An AIV that comes to one while
+ * the other AIV waits in the other would wait forever (each waits for the
+ * other): EDEADLK at once, nothing changed.
+ */
+TEST_F(launch, sync_aiv_and_sync_all_rounds)
+{
+	struct call aic, aiv;
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	ASSERT_EQ(0, call_start(&aic, l.core[0], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&aic));
+	ASSERT_EQ(0, call_start(&aiv, l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&aiv));
+	ASSERT_EQ(-EDEADLK, sync_all(l.core[2], ASC_EVENT_WAIT_FOREVER))
+		TH_LOG("AIV 0 waits in the AIVs' SyncAll");
+	ASSERT_EQ(-EDEADLK, sync_all(l.core[2], NOW));
+	ASSERT_EQ(0, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&aiv));
+	ASSERT_TRUE(call_blocked(&aic)) TH_LOG("the AIVs' round ends without the AIC's");
+
+	ASSERT_EQ(0, call_start(&aiv, l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&aiv));
+	ASSERT_EQ(-EDEADLK, sync_aiv(l.core[2], ASC_EVENT_WAIT_FOREVER))
+		TH_LOG("AIV 0 waits in the SyncAll of every core");
+	ASSERT_EQ(0, sync_all(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&aiv));
+	ASSERT_EQ(0, call_join(&aic));
+	launch_end(&l);
+}
+
+/*
+ * An AIV that dies while the others wait in the AIVs' SyncAll: they all get
+ * EPIPE, as in the SyncAll of every core; an AIC that leaves ends no
+ * SyncAll of the AIVs, only the SyncAll of every core.
+ */
+TEST_F(launch, sync_aiv_with_a_dying_core)
+{
+	struct call c[3];
+	struct launch l;
+	int i;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, call_start(&c[i], l.core[2 + i], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+					ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(call_blocked(&c[i]));
+	}
+	close(l.core[5]);
+	l.core[5] = -1;
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(-EPIPE, call_join(&c[i])) TH_LOG("core %d", 2 + i);
+	ASSERT_EQ(-EPIPE, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(-EPIPE, sync_all(l.core[0], NOW));
+	launch_end(&l);
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	ASSERT_EQ(0, call_start(&c[0], l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&c[0]));
+	ASSERT_EQ(0, call_start(&c[1], l.core[2], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_EQ(-EDEADLK, call_join(&c[1])) TH_LOG("rounds mixed");
+	ASSERT_EQ(0, call_start(&c[1], l.core[2], ASC_EVENT_PIPE_S, CALL_SYNC_ALL, 0,
+				asc_deadline_ms(2 * BLOCK_MS)));
+	ASSERT_EQ(-EDEADLK, call_join(&c[1]));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_TRUE(call_blocked(&c[0])) TH_LOG("the AIC is not in the AIVs' SyncAll");
+	ASSERT_EQ(-EPIPE, sync_all(l.core[2], NOW));
+	ASSERT_EQ(0, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&c[0]));
+	launch_end(&l);
+}
+
 /* ---- debugfs -------------------------------------------------------------- */
 
 /* The line of TPipe @serial in the debugfs file that starts with @prefix. */
@@ -982,7 +1182,8 @@ static void debugfs_line(struct __test_metadata *_metadata, int serial,
 /*
  * A mix launch of two AI cores in each core's debugfs file: the launch
  * line names the core as CORE_INFO does, the cross-core sets of a group
- * not complete yet, the counters, a cross-core wait, SyncAll, and the
+ * not complete yet, the counters, a cross-core wait, SyncAll (of every
+ * core, and of the AIVs), and the
  * instructions a core's scalar issued (Documentation/admin.rst).
  */
 TEST_F(launch, debugfs_shows_the_launch)
@@ -990,7 +1191,7 @@ TEST_F(launch, debugfs_shows_the_launch)
 	struct asc_event_core_info info;
 	int fd[6], serial[6], ls = -1;
 	char want[256], got[256];
-	struct call c;
+	struct call c, d;
 	unsigned int i;
 	int lfd, id;
 
@@ -1060,8 +1261,17 @@ TEST_F(launch, debugfs_shows_the_launch)
 	ASSERT_DEBUGFS_LINE(serial[1], "launch:", want);
 	snprintf(want, sizeof(want), "waiters: %d/S:sync_all", atomic_load(&c.tid));
 	ASSERT_DEBUGFS_LINE(serial[1], "waiters:", want);
+	/* And AIV 0 in the AIVs' SyncAll meanwhile. */
+	ASSERT_EQ(0, call_start(&d, fd[2], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&d));
+	snprintf(want, sizeof(want), "launch: %d core 2 (AIV 0) of 6 in sync_all aiv_only", ls);
+	ASSERT_DEBUGFS_LINE(serial[2], "launch:", want);
+	snprintf(want, sizeof(want), "launch: %d core 1 (AIC 1) of 6 in sync_all", ls);
+	ASSERT_DEBUGFS_LINE(serial[1], "launch:", want);
 	close(fd[5]);
 	ASSERT_EQ(-EPIPE, call_join(&c));
+	ASSERT_EQ(-EPIPE, call_join(&d));
 	for (i = 0; i < 5; i++)
 		close(fd[i]);
 }
@@ -1198,6 +1408,73 @@ TEST_F(launch, no_deadlock_while_a_pipe_is_free)
 	ASSERT_EQ(0, call_join(&s1));
 	ASSERT_EQ(0, sync_all(l.core[1], NOW));
 	ASSERT_EQ(0, call_join(&s0));
+	launch_end(&l);
+}
+
+/*
+ * A mix launch of one AI core whose AIC has left.  AIV 0's S waits in the
+ * AIVs' SyncAll, and each of its other pipes waits forever for a flag
+ * whose chain leads back to S; AIV 1's S waits for cross-core flag 0,
+ * which only AIV 0's pipes could still set (the AIC left).  The last wait
+ * closes a cycle through the AIVs' SyncAll: every wait of it fails.
+ */
+TEST_F(launch, deadlock_through_the_aivs_sync_all)
+{
+	static const struct {
+		int core, pipe;
+		enum call_kind kind;
+		__u32 a;
+	} plan[] = {
+		{ 1, ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0 },
+		{ 1, ASC_EVENT_PIPE_V, CALL_WAIT_FLAG, ASC_EVENT_S_V },
+		{ 1, ASC_EVENT_PIPE_MTE2, CALL_WAIT_FLAG, ASC_EVENT_S_MTE2 },
+		{ 1, ASC_EVENT_PIPE_MTE3, CALL_WAIT_FLAG, ASC_EVENT_S_MTE3 },
+		{ 1, ASC_EVENT_PIPE_MTE1, CALL_WAIT_FLAG, ASC_EVENT_MTE2_MTE1 },
+		{ 1, ASC_EVENT_PIPE_M, CALL_WAIT_FLAG, ASC_EVENT_MTE1_M },
+		{ 1, ASC_EVENT_PIPE_FIX, CALL_WAIT_FLAG, ASC_EVENT_M_FIX },
+		{ 2, ASC_EVENT_PIPE_S, CALL_CROSS_WAIT, 0 },
+	};
+	struct call c[ARRAY_SIZE(plan)];
+	unsigned int i, n = ARRAY_SIZE(plan);
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	close(l.core[0]);
+	l.core[0] = -1;
+	for (i = 0; i + 1 < n; i++) {
+		ASSERT_EQ(0, call_start(&c[i], l.core[plan[i].core], plan[i].pipe,
+					plan[i].kind, plan[i].a, ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(call_blocked(&c[i])) TH_LOG("plan line %u", i);
+	}
+	ASSERT_EQ(0, call_start(&c[i], l.core[plan[i].core], plan[i].pipe, plan[i].kind,
+				plan[i].a, ASC_EVENT_WAIT_FOREVER));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(-EDEADLK, call_join(&c[i])) TH_LOG("plan line %u", i);
+	launch_end(&l);
+}
+
+/*
+ * The AIVs' SyncAll waits for the AIVs only: with the AIC gone and AIV 1's
+ * S blocked in a wait its free V may end, AIV 0's S in it is no deadlock.
+ */
+TEST_F(launch, sync_aiv_waits_for_no_aic)
+{
+	struct call s1, s2;
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 1));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_EQ(0, call_start(&s2, l.core[2], ASC_EVENT_PIPE_S, CALL_WAIT_FLAG,
+				ASC_EVENT_V_S, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s2));
+	ASSERT_EQ(0, call_start(&s1, l.core[1], ASC_EVENT_PIPE_S, CALL_SYNC_AIV, 0,
+				ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(call_blocked(&s1)) TH_LOG("AIV 1 may still come");
+	ASSERT_EQ(0, asc_set(l.core[2], ASC_EVENT_V_S, 0)) TH_LOG("nobody stands for V");
+	ASSERT_EQ(0, call_join(&s2));
+	ASSERT_EQ(0, sync_aiv(l.core[2], NOW));
+	ASSERT_EQ(0, call_join(&s1));
 	launch_end(&l);
 }
 

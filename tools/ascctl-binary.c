@@ -191,6 +191,8 @@ int asc_rec_from_tep(struct tep_handle *tep, struct tep_event *event,
 	}
 	if (!field_num(event, record, "sync", &v))
 		rec->sync = v;
+	if (!field_num(event, record, "aiv_only", &v))
+		rec->aiv_only = v;
 	return asc_rec_check_fields(rec, has_tpipe, has_launch, has_core);
 }
 

@@ -31,13 +31,14 @@
  * the driver does.
  *
  * SyncAll: the successful sync_all records of a launch come in rounds of
- * one per core (no core can come back before all have left).  The core
- * that arrived last released the others, and it records first: the
- * driver records its SyncAll under the launch's lock, before the cores it
- * wakes can take the lock again to record theirs.  Its start (ts -
- * waited_ns) need not be the latest, as it is taken before the lock.  One
- * arrow from the round's first record to each other one.  A failed round
- * (-EPIPE, a core left) is forgotten.
+ * one per core (no core can come back before all have left); in a mix
+ * launch those with aiv_only (the AIVs' SyncAll) in rounds of their own,
+ * one per AIV.  The core that arrived last released the others, and it
+ * records first: the driver records its SyncAll under the launch's lock,
+ * before the cores it wakes can take the lock again to record theirs.
+ * Its start (ts - waited_ns) need not be the latest, as it is taken
+ * before the lock.  One arrow from the round's first record to each
+ * other one.  A failed round (-EPIPE, a core left) is forgotten.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -97,14 +98,15 @@ struct cross_count {
  * struct launch_state - replay state of one launch.
  * @issues: per (core, mode, flag) the issues waiting for their group.
  * @counts: per (core, flag) the counts not yet taken.
- * @round: the successful sync_all items of the current round.
- * @nr_round: how many.
+ * @round: the successful sync_all items of the current round: of every
+ *	core from [0], of the AIVs only (mix launches) from [ncores].
+ * @nr_round: how many, of each.
  */
 struct launch_state {
 	struct fifo *issues;
 	struct fifo *counts;
 	size_t *round;
-	unsigned int nr_round;
+	unsigned int nr_round[2];
 };
 
 /**
@@ -566,22 +568,26 @@ static int sync_all(struct replay *rp, size_t item)
 	const struct asc_rec *rec = rp->tl->items[item].rec;
 	const struct asc_tl_launch *la;
 	struct launch_state *ls;
-	size_t i;
+	size_t i, n, *round;
+	int aiv;
 
 	la = launch_of(rp, rec, &ls);
 	if (!la)
 		return 0;
+	aiv = rec->aiv_only && la->kind == ASC_EVENT_LAUNCH_MIX;
 	if (rec->ret) {
 		if (rec->ret == -EPIPE)
-			ls->nr_round = 0;
+			ls->nr_round[aiv] = 0;
 		return 0;
 	}
-	ls->round[ls->nr_round++] = item;
-	if (ls->nr_round < la->ncores)
+	n = aiv ? la->ncores - la->block_dim : la->ncores;
+	round = ls->round + (aiv ? la->ncores : 0);
+	round[ls->nr_round[aiv]++] = item;
+	if (ls->nr_round[aiv] < n)
 		return 0;
-	ls->nr_round = 0;
-	for (i = 1; i < la->ncores; i++)
-		if (asc_tl_add_flow(rp->tl, ASC_TL_FLOW_SYNC, ls->round[0], ls->round[i]))
+	ls->nr_round[aiv] = 0;
+	for (i = 1; i < n; i++)
+		if (asc_tl_add_flow(rp->tl, ASC_TL_FLOW_SYNC, round[0], round[i]))
 			return -1;
 	return 0;
 }
@@ -590,6 +596,7 @@ static int replay_item(struct replay *rp, size_t i)
 {
 	const struct asc_tl_item *it = &rp->tl->items[i];
 	const struct asc_rec *rec = it->rec;
+	const struct asc_tl_launch *la;
 	struct launch_state *ls;
 
 	switch (rec->kind) {
@@ -603,8 +610,13 @@ static int replay_item(struct replay *rp, size_t i)
 		core_reset(rp, it);
 		return 0;
 	case ASC_REC_LEAVE:
-		if (launch_of(rp, rec, &ls))
-			ls->nr_round = 0;
+		la = launch_of(rp, rec, &ls);
+		if (la) {
+			ls->nr_round[0] = 0;
+			if (la->kind != ASC_EVENT_LAUNCH_MIX ||
+			    (unsigned int)rec->core >= la->block_dim)
+				ls->nr_round[1] = 0;
+		}
 		return 0;
 	default:
 		return 0;
@@ -635,7 +647,7 @@ int asc_tl_launch_flows(struct asc_timeline *tl)
 		rp.ls[l].issues = malloc(n * CROSS_MODES * ASC_EVENT_CROSS_FLAGS *
 					 sizeof(*rp.ls[l].issues));
 		rp.ls[l].counts = malloc(n * ASC_EVENT_CROSS_FLAGS * sizeof(*rp.ls[l].counts));
-		rp.ls[l].round = malloc(n * sizeof(*rp.ls[l].round));
+		rp.ls[l].round = malloc(2 * n * sizeof(*rp.ls[l].round));
 		if (!rp.ls[l].issues || !rp.ls[l].counts || !rp.ls[l].round) {
 			free(rp.ls[l].issues);
 			rp.ls[l].issues = NULL;

@@ -144,6 +144,10 @@ static int parse_launch_field(struct asc_rec *rec, const char *key, const char *
 		rec->sync = !strcmp(val, "sync_all");
 		return 0;
 	}
+	if (!strcmp(key, "aiv_only")) {
+		rec->aiv_only = strcmp(val, "0") != 0;
+		return 0;
+	}
 	if (strcmp(key, "core") && strcmp(key, "flag") && strcmp(key, "mode") &&
 	    strcmp(key, "block_dim"))
 		return 1;

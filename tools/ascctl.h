@@ -118,6 +118,7 @@ enum asc_rec_kind {
  * @launch_kind: kind of a launch record, ASC_EVENT_LAUNCH_* (0).
  * @block_dim: block_dim of a launch record (0).
  * @sync: cross_deadlock: the wait was SyncAll, not a cross-core wait (false).
+ * @aiv_only: aiv_only of sync_all: the SyncAll of the AIVs only (false).
  * @core_tid: span: the thread that ran the kernel (core=TID.RUN) (0).
  * @core_run: span: the run of its process (0).
  * @n: span: the work's instruction number (0).
@@ -146,6 +147,7 @@ struct asc_rec {
 	unsigned int launch_kind;
 	unsigned int block_dim;
 	bool sync;
+	bool aiv_only;
 	uint32_t core_tid;
 	uint32_t core_run;
 	uint64_t n;

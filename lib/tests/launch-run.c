@@ -7,7 +7,9 @@
  * - Every core of each kind learns who it is, as Ascend C tells it.
  * - Cross-core flags order work between cores in modes 0, 1 and 2: the
  *   consumer sees what a slower producer wrote, on every core.
- * - SyncAll: no core reads before every core has written, twice in a row.
+ * - SyncAll: no core reads before every core has written, twice in a row;
+ *   the AIVs' SyncAll of a mix launch the same among the AIVs, the AICs
+ *   waiting meanwhile in theirs.
  * - The first error of one core ends the launch, with a report naming the
  *   core; the other cores' waits end instead of hanging.  A counter past
  *   15 fails on the pipe that runs the set.
@@ -317,6 +319,96 @@ TEST(sync_all_meets_every_core)
 	}
 }
 
+/*
+ * A mix launch of 4 AI cores: the 8 AIVs meet twice in their SyncAll, as
+ * sync_kernel's cores do, while each AIC waits in the SyncAll of every
+ * core; after their rounds the AIVs come to it too, and the AICs read
+ * what the AIVs wrote.
+ */
+#define AIV_AI_CORES	4
+
+struct sync_aiv {
+	struct sync y;
+	int aic_sum[AIV_AI_CORES];
+	int aic_err[AIV_AI_CORES];
+};
+
+static void sync_aiv_kernel(struct asc_core *core, void *arg)
+{
+	struct sync_aiv *a = arg;
+	int b = asc_core_block_idx(core), r, i;
+
+	if (asc_core_type(core) == ASC_CORE_AIC) {
+		if (asc_core_sync_all(core) < 0) {
+			a->aic_err[b] = errno;
+			return;
+		}
+		for (i = 0; i < SYNC_CORES; i++)
+			a->aic_sum[b] += a->y.cell[1][i];
+		return;
+	}
+	for (r = 0; r < 2; r++) {
+		a->y.put[r][b] = (struct step){ .sleep_ms = (b * 37 + r * 50) % 120,
+						.dst = &a->y.cell[r][b],
+						.value = r * 100 + b };
+		asc_core_issue(core, ASC_PIPE_MTE3, step_run, &a->y.put[r][b],
+			       "put", NULL, 0);
+		if (asc_core_sync_all_aiv(core) < 0)
+			return;
+		for (i = 0; i < SYNC_CORES; i++)
+			a->y.sum[r][b] += a->y.cell[r][i];
+	}
+	asc_core_sync_all(core);
+}
+
+TEST(sync_all_aiv_meets_the_aivs_only)
+{
+	struct sync_aiv a = { 0 };
+	char *report;
+	int r, b, want;
+
+	need_launch(_metadata);
+	ASSERT_EQ(0, launch(sync_aiv_kernel, &a, ASC_LAUNCH_MIX, AIV_AI_CORES, &report))
+		TH_LOG("%s", report ? report : "");
+	for (r = 0; r < 2; r++) {
+		want = r * 100 * SYNC_CORES + SYNC_CORES * (SYNC_CORES - 1) / 2;
+		for (b = 0; b < SYNC_CORES; b++)
+			EXPECT_EQ(want, a.y.sum[r][b]) TH_LOG("round %d AIV %d", r, b);
+	}
+	for (b = 0; b < AIV_AI_CORES; b++) {
+		EXPECT_EQ(0, a.aic_err[b]);
+		EXPECT_EQ(100 * SYNC_CORES + SYNC_CORES * (SYNC_CORES - 1) / 2, a.aic_sum[b]);
+	}
+}
+
+/* On an AIV launch it is every core's SyncAll, with asc_core_sync_all() or not. */
+static void sync_aiv_vector_kernel(struct asc_core *core, void *arg)
+{
+	struct sync *y = arg;
+	int b = asc_core_block_idx(core), i;
+
+	y->put[0][b] = (struct step){ .sleep_ms = (b * 37) % 120,
+				      .dst = &y->cell[0][b], .value = b };
+	asc_core_issue(core, ASC_PIPE_MTE3, step_run, &y->put[0][b], "put", NULL, 0);
+	if ((b % 2 ? asc_core_sync_all(core) : asc_core_sync_all_aiv(core)) < 0)
+		return;
+	for (i = 0; i < SYNC_CORES; i++)
+		y->sum[0][b] += y->cell[0][i];
+}
+
+TEST(sync_all_aiv_on_vector_cores_is_sync_all)
+{
+	struct sync y = { 0 };
+	char *report;
+	int b;
+
+	need_launch(_metadata);
+	ASSERT_EQ(0, launch(sync_aiv_vector_kernel, &y, ASC_LAUNCH_AIV, SYNC_CORES, &report))
+		TH_LOG("%s", report ? report : "");
+	for (b = 0; b < SYNC_CORES; b++)
+		EXPECT_EQ(SYNC_CORES * (SYNC_CORES - 1) / 2, y.sum[0][b]);
+}
+
 /* ---- errors ---- */
 
 struct fail {
@@ -450,6 +542,61 @@ TEST(deadlock_across_cores_reported)
 	free(report);
 }
 
+/*
+ * The AIC leaves at once; AIV 0 meets in the AIVs' SyncAll before its set
+ * of flag 6 (mode 1), which AIV 1 waits for before it comes: only the
+ * AIVs could end either wait, the AIC that left is none of them.
+ */
+static void sync_aiv_cycle_kernel(struct asc_core *core, void *arg)
+{
+	(void)arg;
+	if (asc_core_type(core) == ASC_CORE_AIC)
+		return;
+	if (!asc_core_sub_block_idx(core)) {
+		asc_core_sync_all_aiv(core);
+		asc_core_cross_set_flag(core, 6, 1, ASC_PIPE_MTE3);
+		return;
+	}
+	asc_core_cross_set_flag(core, 6, 1, ASC_PIPE_MTE3);
+	asc_core_cross_wait_flag(core, 6, ASC_PIPE_S);
+	asc_core_sync_all_aiv(core);
+}
+
+/* AIV 0 meets in the AIVs' SyncAll, AIV 1 and the AIC in every core's. */
+static void sync_mixed_kernel(struct asc_core *core, void *arg)
+{
+	(void)arg;
+	if (asc_core_type(core) == ASC_CORE_AIV && !asc_core_sub_block_idx(core))
+		asc_core_sync_all_aiv(core);
+	else
+		asc_core_sync_all(core);
+}
+
+TEST(deadlock_in_the_aivs_sync_all_reported)
+{
+	char *report = NULL;
+	int i;
+
+	need_launch(_metadata);
+	ASSERT_EQ(EDEADLK, launch(sync_aiv_cycle_kernel, NULL, ASC_LAUNCH_MIX, 1, &report));
+	ASSERT_NE(NULL, report);
+	EXPECT_NE(NULL, strstr(report, "core 1 (AIV 0) S waits in SyncAll of the AIVs, which cores 2 have not reached"))
+		TH_LOG("%s", report);
+	EXPECT_NE(NULL, strstr(report, "core 2 (AIV 1) S waits for cross-core flag 6"))
+		TH_LOG("%s", report);
+	free(report);
+
+	/* The AIV that comes second fails, whichever it is. */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(EDEADLK, launch(sync_mixed_kernel, NULL, ASC_LAUNCH_MIX, 1, &report));
+		ASSERT_NE(NULL, report);
+		EXPECT_TRUE(strstr(report, "sync_all_aiv: deadlock: another AIV waits in the SyncAll of every core, which waits for this one") ||
+			    strstr(report, "sync_all: deadlock: another AIV waits in the SyncAll of the AIVs, which waits for this one"))
+			TH_LOG("%s", report);
+		free(report);
+	}
+}
+
 /* ---- arguments ---- */
 
 struct args {
@@ -457,6 +604,7 @@ struct args {
 	int no_launch_wait;
 	int no_launch_sync;
 	int mode1_aiv_only;
+	int aic_sync_aiv;
 };
 
 static void nothing_kernel(struct asc_core *core, void *arg)
@@ -482,6 +630,14 @@ static void mode1_kernel(struct asc_core *core, void *arg)
 
 	if (asc_core_cross_set_flag(core, 0, 1, ASC_PIPE_V) < 0)
 		a->mode1_aiv_only = errno;
+}
+
+static void aic_sync_aiv_kernel(struct asc_core *core, void *arg)
+{
+	struct args *a = arg;
+
+	if (asc_core_type(core) == ASC_CORE_AIC && asc_core_sync_all_aiv(core) < 0)
+		a->aic_sync_aiv = errno;
 }
 
 static void set_on_s_kernel(struct asc_core *core, void *arg)
@@ -515,6 +671,21 @@ TEST(arguments)
 	EXPECT_NE(NULL, strstr(report, "modes 1 and 2 are for mix launches"))
 		TH_LOG("%s", report);
 	free(report);
+
+	/* An AIC takes no part in the AIVs' SyncAll, of a mix launch or not. */
+	EXPECT_EQ(EINVAL, launch(aic_sync_aiv_kernel, &a, ASC_LAUNCH_MIX, 2, &report));
+	EXPECT_EQ(EINVAL, a.aic_sync_aiv);
+	ASSERT_NE(NULL, report);
+	EXPECT_NE(NULL, strstr(report, "sync_all_aiv: an AIC takes no part in the AIVs' SyncAll"))
+		TH_LOG("%s", report);
+	free(report);
+	a.aic_sync_aiv = 0;
+	EXPECT_EQ(EINVAL, launch(aic_sync_aiv_kernel, &a, ASC_LAUNCH_AIC, 1, &report));
+	EXPECT_EQ(EINVAL, a.aic_sync_aiv);
+	free(report);
+	errno = 0;
+	EXPECT_EQ(-1, asc_core_sync_all_aiv(NULL));
+	EXPECT_EQ(EINVAL, errno);
 
 	EXPECT_EQ(EINVAL, launch(set_on_s_kernel, NULL, ASC_LAUNCH_AIC, 1, &report));
 	ASSERT_NE(NULL, report);

@@ -39,7 +39,8 @@ sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(asc_[a-z0-9_]*\)(.*/\1/p' "$header" |
 
 # The API fixed by the issue that introduced libasc (ABI 0.1), then what
 # ABI 0.2 added for pipe roles and checked mode, then what ABI 1.1 added
-# (the modes, the core runtime), then ABI 1.2 (launches), ABI 1.3 (cancel), ABI 1.4 (the software sync);
+# (the modes, the core runtime), then ABI 1.2 (launches), ABI 1.3 (cancel), ABI 1.4 (the software sync),
+# ABI 1.5 (the SyncAll of the AIVs);
 # more may be
 # added, none may go without a new ABI_MAJOR.
 for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
@@ -56,7 +57,8 @@ for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
 	 asc_launch_run asc_core_block_idx asc_core_block_num \
 	 asc_core_sub_block_idx asc_core_sub_block_num asc_core_type \
 	 asc_core_cross_set_flag asc_core_cross_wait_flag asc_core_sync_all \
-	 asc_core_cancel asc_core_ib_set asc_core_ib_wait asc_core_sync_all_gm; do
+	 asc_core_cancel asc_core_ib_set asc_core_ib_wait asc_core_sync_all_gm \
+	 asc_core_sync_all_aiv; do
 	echo "$f"
 done | sort > "$tmp/required"
 comm -23 "$tmp/required" "$tmp/declared" > "$tmp/undeclared"

@@ -94,11 +94,17 @@ static int xwait(struct prog *p, unsigned int core, int flag, int pipe)
 	return asc_xhb_cross_wait(p->xhb, core, flag, pipe, pos, seq);
 }
 
-static int sync_all(struct prog *p, unsigned int core)
+/* SyncAll of @core: of every core, or (@aiv) the AIVs' of a mix launch. */
+static int sync_kind(struct prog *p, unsigned int core, int aiv)
 {
 	if (asc_hb_barrier(p->hb[core], ASC_PIPE_ALL, ++p->seq[core]) < 0)
 		return -1;
-	return asc_xhb_sync_all(p->xhb, core, p->hb[core], ++p->seq[core]);
+	return asc_xhb_sync_all(p->xhb, core, aiv, p->hb[core], ++p->seq[core]);
+}
+
+static int sync_all(struct prog *p, unsigned int core)
+{
+	return sync_kind(p, core, 0);
 }
 
 /* The check after the launch: 0 or its errno; the report in p->text. */
@@ -240,6 +246,49 @@ TEST(sync_all_orders_every_core)
 	EXPECT_NE(NULL, strstr(p->text, "core 1 MTE3 writes \"y\""));
 	EXPECT_NE(NULL, strstr(p->text, "core 2 MTE3 writes \"y\""));
 	EXPECT_EQ(3, lines(p->text));
+	prog_free(p);
+}
+
+/*
+ * A mix launch of one AI core: the AIVs' SyncAll orders the two AIVs
+ * without the AIC, and its rounds are counted apart from the SyncAll of
+ * every core, in which the AIC waits meanwhile.  It orders nothing with
+ * the AIC: the AIC's write of x before its SyncAll races with the AIVs'
+ * reads after theirs.
+ */
+TEST(sync_all_of_the_aivs_orders_the_aivs)
+{
+	struct prog *p = prog_new(ASC_LAUNCH_MIX, 1);
+	unsigned int c;
+
+	ASSERT_EQ(0, work(p, 0, ASC_PIPE_FIX, "copy out", x, "x", 1));
+	ASSERT_EQ(0, sync_all(p, 0));
+	for (c = 1; c < 3; c++) {
+		ASSERT_EQ(0, work(p, c, ASC_PIPE_MTE3, "copy out", y + 64 * c, "y", 1));
+		ASSERT_EQ(0, sync_kind(p, c, 1));
+	}
+	ASSERT_EQ(0, work(p, 1, ASC_PIPE_MTE2, "copy in", y + 64 * 2, "y", 0));
+	ASSERT_EQ(0, work(p, 2, ASC_PIPE_MTE2, "copy in", y + 64 * 1, "y", 0));
+	ASSERT_EQ(0, work(p, 2, ASC_PIPE_MTE2, "copy in", x, "x", 0));
+	ASSERT_EQ(ENOLCK, check(p));
+	ASSERT_NE(NULL, p->text);
+	EXPECT_NE(NULL, strstr(p->text, "core 0 FIX writes \"x\"")) TH_LOG("%s", p->text);
+	EXPECT_EQ(1, lines(p->text)) TH_LOG("only x races:\n%s", p->text);
+	prog_free(p);
+
+	/* Then the AIVs come to the AIC's SyncAll: x is ordered too. */
+	p = prog_new(ASC_LAUNCH_MIX, 1);
+	ASSERT_EQ(0, work(p, 0, ASC_PIPE_FIX, "copy out", x, "x", 1));
+	ASSERT_EQ(0, sync_all(p, 0));
+	for (c = 1; c < 3; c++) {
+		ASSERT_EQ(0, work(p, c, ASC_PIPE_MTE3, "copy out", y + 64 * c, "y", 1));
+		ASSERT_EQ(0, sync_kind(p, c, 1));
+		ASSERT_EQ(0, sync_all(p, c));
+	}
+	ASSERT_EQ(0, work(p, 1, ASC_PIPE_MTE2, "copy in", y + 64 * 2, "y", 0));
+	ASSERT_EQ(0, work(p, 2, ASC_PIPE_MTE2, "copy in", x, "x", 0));
+	EXPECT_EQ(0, check(p));
+	EXPECT_EQ(NULL, p->text);
 	prog_free(p);
 }
 

@@ -10,7 +10,9 @@
 ascctl-mix.trace is mix-matmul-epilogue -b 1 -m 64 -n 32 -k 32 (one AIC and
 its two AIVs, mode-2 cross-core flags 0-3), ascctl-sync-all.trace
 sync-all-reduce -c 2 (two AIVs meeting in SyncAll), both recorded from
-tracefs's text (`cat trace`) in a guest.  Checked: one group per core,
+tracefs's text (`cat trace`) in a guest; ascctl-sync-aiv.trace, written by
+hand, a mix launch whose AIVs meet in their SyncAll (aiv_only=1) and then
+with the AIC in the SyncAll of every core.  Checked: one group per core,
 named and ordered by core; every cross-core arrow from a cross_set to a
 cross_wait of the same flag on a core the set counts on, in the order the
 chip counts (the k-th completed set of a flag to the k-th wait of it on
@@ -164,6 +166,23 @@ def check_sync_all(t, svg):
     assert len(arrows) == 1, arrows
 
 
+def check_sync_aiv(t, svg):
+    """The AIVs' round apart from every core's: one arrow to the other
+    AIV, then two from the last to arrive of all three."""
+    ev = t["traceEvents"]
+    syncs = sorted((e for e in ev if e["ph"] == "X" and e["name"] == "sync_all"),
+                   key=lambda e: e["ts"] + e["dur"])
+    assert len(syncs) == 5, syncs
+    nth, seen = {}, {}
+    for e in syncs:
+        nth[id(e)] = (e["pid"], seen.get(e["pid"], 0))
+        seen[e["pid"]] = seen.get(e["pid"], 0) + 1
+    got = sorted((nth[id(s)], nth[id(w)]) for s, w in endpoints(t, "sync_all"))
+    assert got == [((13, 0), (12, 0)), ((13, 1), (11, 0)), ((13, 1), (12, 1))], got
+    arrows = [x for x in svg.iter(SVG + "line") if x.get("class") == "arrow-sync"]
+    assert len(arrows) == 3, arrows
+
+
 def run(ascctl, trace, prefix):
     """ascctl trace -i TRACE -o PREFIX: its stderr; it must exit 0."""
     p = subprocess.run([ascctl, "trace", "-i", trace, "-o", prefix],
@@ -256,6 +275,10 @@ def main(argv):
     run(ascctl, os.path.join(HERE, "ascctl-sync-all.trace"), p)
     check_sync_all(*load(p + ".json", p + ".svg"))
     print("ok: SyncAll of 2 AIVs: groups, the last arrival's arrow")
+    p = os.path.join(d, "sync-aiv")
+    run(ascctl, os.path.join(HERE, "ascctl-sync-aiv.trace"), p)
+    check_sync_aiv(*load(p + ".json", p + ".svg"))
+    print("ok: the AIVs' SyncAll of a mix launch, then every core's: their arrows")
     check_malformed(ascctl, d)
     print("ok: malformed launch records: counted, drawn, no arrows")
 

@@ -176,6 +176,11 @@ struct asc_event_info {
  * %ASC_EVENT_IOC_SYNC_ALL exist: multi-core launches, cross-core flags.
  */
 #define ASC_EVENT_FEATURE_LAUNCH	0x4ULL
+/*
+ * %ASC_EVENT_IOC_SYNC_ALL takes %ASC_EVENT_SYNC_ALL_AIV_ONLY: the SyncAll
+ * of the AIVs only (Ascend C's SyncAll<true>).
+ */
+#define ASC_EVENT_FEATURE_SYNC_AIV	0x10ULL
 
 /** ASC_EVENT_BLOCK_DIM_MAX - the most AI cores (blocks) of a launch. */
 #define ASC_EVENT_BLOCK_DIM_MAX	64
@@ -490,7 +495,8 @@ struct asc_event_cross_wait {
 /**
  * struct asc_event_sync_all - arguments of %ASC_EVENT_IOC_SYNC_ALL.
  * @deadline: as in struct asc_event_wait.
- * @flags: must be zero.
+ * @flags: 0 (every core of the launch meets) or
+ *	%ASC_EVENT_SYNC_ALL_AIV_ONLY; other bits must be zero.
  * @pad: must be zero.
  */
 struct asc_event_sync_all {
@@ -498,6 +504,13 @@ struct asc_event_sync_all {
 	__u32 flags;
 	__u32 pad;
 };
+
+/*
+ * SyncAll of the AIVs only: in a mix launch every AIV meets and no AIC
+ * takes part; in a vector-only launch every core, as without it.  An AIC
+ * may not ask for it (-EINVAL).  %ASC_EVENT_FEATURE_SYNC_AIV says it exists.
+ */
+#define ASC_EVENT_SYNC_ALL_AIV_ONLY	0x1U
 
 #define ASC_EVENT_IOC_MAGIC	0xA5
 

@@ -8,7 +8,8 @@ the HardEvent's source pipe, wait_flag to that of its destination pipe
 (a wait on S blocks the scalar, with the GIL released), pipe_barrier to
 its pipe (PIPE_ALL: the scalar waits for every pipe), a cross-core set to
 the pipe it names, a cross-core wait to its pipe (PIPE_S: the scalar
-waits); sync_all makes the scalar wait for every core.  The software sync
+waits); sync_all makes the scalar wait for every core (in a MIX_AIC_1_2
+launch by default for every AIV, the AICs taking no part).  The software sync
 (sync_all with a workspace, ib_set, ib_wait) is libasc's: counters in a
 global-memory workspace, set on MTE3 and polled on MTE2.
 """
@@ -137,10 +138,15 @@ def sync_all(gm_workspace: Optional[Any] = None, ub_workspace: Optional[Any] = N
     """SyncAll(): the scalar waits until every core has reached it.
 
     Without ``gm_workspace``, the hardware variant: a PIPE_ALL barrier
-    first, as on the chip, then every core of the launch meets.  A
-    SyncAll of the AIVs only in a MIX_AIC_1_2 launch is not emulated
-    (the driver's SyncAll takes every core): ``is_aiv_only`` there must be
-    False, else NotImplementedError.
+    first, as on the chip, then every core of the launch meets.  In a
+    MIX_AIC_1_2 launch ``is_aiv_only=True`` (the default, SyncAll<true>)
+    is the SyncAll of the AIVs only (``asc_core_sync_all_aiv()``): every
+    AIV meets, the AICs take no part and may meet meanwhile in the
+    SyncAll of every core (``is_aiv_only=False``), which the AIVs may join
+    after.  An AIC that asks for the AIVs' raises InvalidArgumentError
+    (EINVAL); an AIV that comes to one while another AIV waits in the
+    other raises DeadlockError (they would wait for each other forever).
+    Both end the launch.  In other launches both are every core's.
 
     With ``gm_workspace`` (a GlobalTensor of int32 or uint32, zeroed before
     the launch, GM_SLOT_BYTES per core), the software variant
@@ -167,6 +173,6 @@ def sync_all(gm_workspace: Optional[Any] = None, ub_workspace: Optional[Any] = N
     if ub_workspace is not None:
         raise ValueError("sync_all: ub_workspace without gm_workspace")
     if is_aiv_only and core.kind == LAUNCH_KIND[KernelType.MIX_AIC_1_2]:
-        raise NotImplementedError("sync_all: a SyncAll of the AIVs only in a MIX_AIC_1_2 launch "
-                                  "is not emulated; is_aiv_only=False syncs every core")
+        core.check(_lib.asc_core_sync_all_aiv(core.ptr), "sync_all")
+        return
     core.check(_lib.asc_core_sync_all(core.ptr), "sync_all")

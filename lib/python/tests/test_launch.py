@@ -222,18 +222,82 @@ def test_cross_core_calls_outside_a_kernel():
             call()
 
 
-def test_sync_all_of_the_aivs_only_in_a_mix_launch_not_emulated():
-    got = []
+@pytest.mark.parametrize("ai_cores", [1, 2])
+def test_mix_kernel_aivs_meet_in_sync_all_without_the_aic(ai_cores):
+    """The AIVs of a mix launch double their slices and meet in sync_all()
+    (is_aiv_only=True): AIV 0 then sums every AIV's partial.  The AIC takes
+    no part: it waits in the SyncAll of every core, which the AIVs join
+    after theirs, and then reads the sum."""
+    n = 2 * ai_cores
+    rng = np.random.default_rng(n)
+    x = rng.integers(-50, 50, n * TILE).astype(np.float32)
+    part = np.zeros_like(x)
+    out = np.zeros(TILE, np.float32)
+    result = out
+    aic_saw = []
 
-    def body():
-        try:
-            asc.sync_all()
-        except NotImplementedError as e:
-            got.append(str(e))
+    @asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)
+    def reduce(x, part, out):
+        if asc.get_sub_block_num() == 1:
+            asc.sync_all(is_aiv_only=False)
+            aic_saw.append(result.copy())
+            return
+        i = asc.get_block_idx()
+        x_gm, part_gm, out_gm = asc.GlobalTensor(), asc.GlobalTensor(), asc.GlobalTensor()
+        x_gm.set_global_buffer(x)
+        part_gm.set_global_buffer(part)
+        out_gm.set_global_buffer(out)
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, TILE)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 4 * TILE, TILE)
+        asc.data_copy(a, x_gm[i * TILE:], TILE)
+        sync(HE.MTE2_V)
+        asc.muls(b, a, 2.0, TILE)
+        sync(HE.V_MTE3)
+        if i != 0:
+            time.sleep(0.1)
+        asc.data_copy(part_gm[i * TILE:], b, TILE)
+        asc.sync_all()
+        if i == 0:
+            p = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 8 * TILE, n * TILE)
+            asc.data_copy(p, part_gm, n * TILE)
+            sync(HE.MTE2_V)
+            asc.duplicate(b, 0.0, TILE)
+            for j in range(n):
+                asc.add(b, b, p[j * TILE:], TILE)
+            sync(HE.V_MTE3)
+            asc.data_copy(out_gm, b, TILE)
         asc.sync_all(is_aiv_only=False)
 
-    asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)(body)[1]()
-    assert len(got) == 3 and all("not emulated" in g for g in got)
+    reduce[ai_cores](x, part, out)
+    want = 2 * x.reshape(n, TILE).sum(axis=0)
+    np.testing.assert_array_equal(out, want)
+    assert len(aic_saw) == ai_cores
+    for seen in aic_saw:
+        np.testing.assert_array_equal(seen, want)
+
+
+def test_sync_all_of_the_aivs_from_an_aic_is_refused():
+    def body():
+        if asc.get_sub_block_num() == 1:
+            asc.sync_all()
+
+    with pytest.raises(asc.InvalidArgumentError) as e:
+        asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)(body)[1]()
+    assert e.value.errno == errno.EINVAL
+    assert "an AIC takes no part in the AIVs' SyncAll" in e.value.report, e.value.report
+
+
+def test_sync_all_of_the_aivs_and_of_every_core_mixed_is_a_deadlock():
+    def body():
+        if asc.get_sub_block_num() == 2 and asc.get_sub_block_idx() == 0:
+            asc.sync_all()
+        else:
+            asc.sync_all(is_aiv_only=False)
+
+    with pytest.raises(asc.DeadlockError) as e:
+        asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)(body)[1]()
+    assert e.value.errno == errno.EDEADLK
+    assert "deadlock: another AIV waits in the SyncAll of" in e.value.report, e.value.report
 
 
 def gm_tensor(array):
