@@ -401,7 +401,7 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 	else if (!ret)
 		tp->fetched[event] = id;
 	if (!ret)
-		asc_tpipe_state_sync(tp);
+		asc_tpipe_state_sync_event(tp, event);
 	if (take)
 		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
 				      event, id, ret);
@@ -468,7 +468,7 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 		ret = -ENOENT;
 	if (!ret) {
 		tp->pool[event] &= ~BIT_ULL(id);
-		asc_tpipe_state_sync(tp);
+		asc_tpipe_state_sync_event(tp, event);
 	}
 	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
 				id, ret);

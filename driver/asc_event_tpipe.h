@@ -292,6 +292,7 @@ int asc_map_init(void);
 void asc_map_exit(void);
 int asc_tpipe_mmap(struct asc_tpipe *tp, struct vm_area_struct *vma);
 void asc_tpipe_state_sync(struct asc_tpipe *tp);
+void asc_tpipe_state_sync_event(struct asc_tpipe *tp, u32 event);
 void asc_tpipe_unmap(struct asc_tpipe *tp);
 
 /* Shared with asc_event_queue.c; @tp locked. */
