@@ -128,28 +128,6 @@ void asc_tpipe_state_sync(struct asc_tpipe *tp)
 	}
 }
 
-/**
- * asc_tpipe_state_sync_event() - write one HardEvent's words of a TPipe's
- *	state to its mapped state page.
- * @tp: TPipe, locked.
- * @event: the HardEvent whose pool or fetched ID changed.
- *
- * For ALLOC_ID, FETCH_ID and RELEASE_ID, which change nothing else: the
- * words of the other HardEvents are left as they are.  Nothing to do
- * before the first mmap().
- */
-void asc_tpipe_state_sync_event(struct asc_tpipe *tp, u32 event)
-{
-	struct asc_event_map_state *st = tp->state;
-
-	lockdep_assert_held(tp->lockp);
-
-	if (!st)
-		return;
-	WRITE_ONCE(st->pool[event], tp->pool[event]);
-	WRITE_ONCE(st->fetched[event], tp->fetched[event]);
-}
-
 /*
  * The first mmap() of a TPipe: its state page, and its flags moved into a
  * page of their own.  A later one finds them there.

@@ -292,7 +292,6 @@ int asc_map_init(void);
 void asc_map_exit(void);
 int asc_tpipe_mmap(struct asc_tpipe *tp, struct vm_area_struct *vma);
 void asc_tpipe_state_sync(struct asc_tpipe *tp);
-void asc_tpipe_state_sync_event(struct asc_tpipe *tp, u32 event);
 void asc_tpipe_unmap(struct asc_tpipe *tp);
 
 /* Shared with asc_event_queue.c; @tp locked. */
@@ -381,6 +380,29 @@ static inline void asc_tpipe_unlock(struct asc_tpipe *tp)
 	__releases(tp->lockp)
 {
 	spin_unlock(tp->lockp);
+}
+
+/**
+ * asc_tpipe_state_sync_event() - write one HardEvent's words of a TPipe's
+ *	state to its mapped state page.
+ * @tp: TPipe, locked.
+ * @event: the HardEvent whose pool or fetched ID changed.
+ *
+ * For ALLOC_ID, FETCH_ID and RELEASE_ID, which change nothing else: the
+ * words of the other HardEvents are left as they are (a change of the mode
+ * or a reset takes asc_tpipe_state_sync()).  Nothing to do before the
+ * first mmap(); inline, so that a TPipe never mapped pays one test.
+ */
+static inline void asc_tpipe_state_sync_event(struct asc_tpipe *tp, u32 event)
+{
+	struct asc_event_map_state *st = tp->state;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (!st)
+		return;
+	WRITE_ONCE(st->pool[event], tp->pool[event]);
+	WRITE_ONCE(st->fetched[event], tp->fetched[event]);
 }
 
 #endif /* _ASC_EVENT_TPIPE_H */
