@@ -376,6 +376,25 @@ static int asc_tpipe_check_collision(struct asc_tpipe *tp, const char *what,
 }
 
 /*
+ * asc_tpipe_put_user() for the ID ALLOC_ID and FETCH_ID hand out: one
+ * put_user() of a known size, without the generic copy's checks of the
+ * source object.
+ */
+static int asc_tpipe_put_id(const struct asc_tpipe *tp, u32 __user *uid, u32 id)
+{
+	int ret;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (should_fail_usercopy())
+		return -EFAULT;
+	pagefault_disable();
+	ret = put_user(id, uid);
+	pagefault_enable();
+	return ret ? -EFAULT : 0;
+}
+
+/*
  * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, taken or
  * remembered as fetched only once it is written to @uid.
  */
@@ -393,7 +412,7 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 		ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
 						event, id, &report);
 	if (!ret)
-		ret = asc_tpipe_put_user(tp, uid, &id, sizeof(id));
+		ret = asc_tpipe_put_id(tp, uid, id);
 	if (ret == -EFAULT)
 		goto out;
 	if (!ret && take)
@@ -401,7 +420,7 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 	else if (!ret)
 		tp->fetched[event] = id;
 	if (!ret)
-		asc_tpipe_state_sync(tp);
+		asc_tpipe_state_sync_event(tp, event);
 	if (take)
 		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
 				      event, id, ret);
@@ -410,7 +429,8 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 				      event, id, ret);
 out:
 	asc_tpipe_unlock(tp);
-	asc_report_emit(report);
+	if (unlikely(report))
+		asc_report_emit(report);
 	return ret;
 }
 
@@ -468,7 +488,7 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 		ret = -ENOENT;
 	if (!ret) {
 		tp->pool[event] &= ~BIT_ULL(id);
-		asc_tpipe_state_sync(tp);
+		asc_tpipe_state_sync_event(tp, event);
 	}
 	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
 				id, ret);

@@ -382,4 +382,27 @@ static inline void asc_tpipe_unlock(struct asc_tpipe *tp)
 	spin_unlock(tp->lockp);
 }
 
+/**
+ * asc_tpipe_state_sync_event() - write one HardEvent's words of a TPipe's
+ *	state to its mapped state page.
+ * @tp: TPipe, locked.
+ * @event: the HardEvent whose pool or fetched ID changed.
+ *
+ * For ALLOC_ID, FETCH_ID and RELEASE_ID, which change nothing else: the
+ * words of the other HardEvents are left as they are (a change of the mode
+ * or a reset takes asc_tpipe_state_sync()).  Nothing to do before the
+ * first mmap(); inline, so that a TPipe never mapped pays one test.
+ */
+static inline void asc_tpipe_state_sync_event(struct asc_tpipe *tp, u32 event)
+{
+	struct asc_event_map_state *st = tp->state;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (!st)
+		return;
+	WRITE_ONCE(st->pool[event], tp->pool[event]);
+	WRITE_ONCE(st->fetched[event], tp->fetched[event]);
+}
+
 #endif /* _ASC_EVENT_TPIPE_H */

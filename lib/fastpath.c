@@ -51,11 +51,12 @@ static void *asc_fast_page(int fd, int page, int prot)
 }
 
 void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
-		   unsigned int event_ids)
+		   unsigned int event_ids, unsigned long key)
 {
 	memset(f, 0, sizeof(*f));
 	f->fd = fd;
 	f->event_ids = event_ids;
+	f->key = key;
 	pthread_once(&asc_fast_once, asc_fast_read_env);
 	if (asc_fast_off || !(features & ASC_EVENT_FEATURE_MAP) ||
 	    event_ids > ASC_EVENT_MAP_IDS_MAX)
@@ -77,8 +78,12 @@ static void asc_fast_unmap_pages(struct asc_fast *f)
 	f->flags = NULL;
 }
 
-/* The first caller maps the pages; until they are, every call asks the driver. */
-static bool asc_fast_ready(struct asc_fast *f)
+/*
+ * The first caller maps the pages; until they are, every call asks the
+ * driver.  Out of line and cold: pipe.c calls it only when the inline
+ * fast path did not do a set or wait.
+ */
+__attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 {
 	int state = __atomic_load_n(&f->ready, __ATOMIC_ACQUIRE);
 	int none = ASC_FAST_UNMAPPED;
@@ -107,63 +112,4 @@ void asc_fast_unmap(struct asc_fast *f)
 	if (f->ready == ASC_FAST_MAPPED)
 		asc_fast_unmap_pages(f);
 	f->ready = ASC_FAST_OFF;
-}
-
-/* Whether the ioctl would succeed and change nothing but the flag. */
-static bool asc_fast_allowed(struct asc_fast *f, int bound, int event,
-			     int id, bool set)
-{
-	__u32 mode;
-
-	if (!asc_fast_ready(f) || (unsigned int)id >= f->event_ids ||
-	    __atomic_load_n(&f->module->tracing, __ATOMIC_RELAXED))
-		return false;
-	mode = __atomic_load_n(&f->state->mode, __ATOMIC_RELAXED);
-	if (!(mode & ASC_EVENT_MODE_CHECKED))
-		return true;
-	if (bound != (set ? asc_hard_event_src[event] : asc_hard_event_dst[event]))
-		return false;
-	return (__atomic_load_n(&f->state->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
-	       __atomic_load_n(&f->state->fetched[event], __ATOMIC_RELAXED) == id;
-}
-
-static void asc_fast_count(struct asc_fast *f)
-{
-	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
-}
-
-bool asc_fast_set(struct asc_fast *f, int bound, int event, int id)
-{
-	__u64 *word, bit, old;
-
-	if (!asc_fast_allowed(f, bound, event, id, true))
-		return false;
-	word = &f->flags->flags[event];
-	bit = 1ULL << id;
-	old = __atomic_load_n(word, __ATOMIC_RELAXED);
-	do {
-		if (old & (bit | ASC_EVENT_MAP_WAITER(id)))
-			return false;
-	} while (!__atomic_compare_exchange_n(word, &old, old | bit, false,
-					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	asc_fast_count(f);
-	return true;
-}
-
-bool asc_fast_wait(struct asc_fast *f, int bound, int event, int id)
-{
-	__u64 *word, bit, old;
-
-	if (!asc_fast_allowed(f, bound, event, id, false))
-		return false;
-	word = &f->flags->flags[event];
-	bit = 1ULL << id;
-	old = __atomic_load_n(word, __ATOMIC_RELAXED);
-	do {
-		if (!(old & bit))
-			return false;
-	} while (!__atomic_compare_exchange_n(word, &old, old & ~bit, false,
-					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-	asc_fast_count(f);
-	return true;
 }

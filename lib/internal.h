@@ -54,20 +54,25 @@ bool asc_pipe_id_valid(int pipe_id);
 /*
  * struct asc_fast - a pipe's mapped pages (fastpath.c).
  * @ready: ASC_FAST_*: whether the pages below may be used.
- * @fd: the device file.
  * @event_ids: IDs per HardEvent.
  * @state: the TPipe's state, read-only.
  * @flags: its flag registers.
  * @module: the module's page, read-only.
+ * @key: the pipe's asc_bound_key() for ASC_PIPE_S (pipe.c): a thread is
+ *	bound to pipe P of this open when its key is @key | P.
+ * @fd: the device file.
  *
  * asc_fast_init() prepares it for the device file @fd (off without
  * ASC_EVENT_FEATURE_MAP, with more than ASC_EVENT_MAP_IDS_MAX IDs or
- * $ASC_NO_FASTPATH); the first set or wait maps the pages (off when an
- * mmap() fails); asc_fast_unmap() unmaps them.  asc_fast_set() and asc_fast_wait() do a set or a wait in
- * userspace and return true, or return false, having changed nothing,
- * when the ioctl must do it; @bound is the ASC_PIPE_* the calling thread
- * bound itself to on this pipe through this library, ASC_PIPE_NONE when
- * it did not.
+ * $ASC_NO_FASTPATH); asc_fast_map() maps the pages, or tells whether they
+ * are (off when an mmap() fails): the first set or wait calls it;
+ * asc_fast_unmap() unmaps them.  asc_fast_set() and asc_fast_wait() do a
+ * set or a wait in userspace and return true, or return false, having
+ * changed nothing, when the pages are not mapped or the ioctl must do it;
+ * @bound is the calling thread's key, 0 when it is not bound through this
+ * library.  They are inline, for the calls in pipe.c: an uncontended set
+ * or wait is the library's hottest path, a few loads and one
+ * compare-and-swap without a call.
  */
 enum {
 	ASC_FAST_UNMAPPED,
@@ -76,20 +81,82 @@ enum {
 	ASC_FAST_OFF,
 };
 
+/* The bits of a thread's key that name the pipe it is bound to. */
+#define ASC_BOUND_PIPE_BITS	4
+
 struct asc_fast {
 	int ready;
-	int fd;
 	unsigned int event_ids;
 	const struct asc_event_map_state *state;
 	struct asc_event_map_flags *flags;
 	const struct asc_event_map_module *module;
+	unsigned long key;
+	int fd;
 };
 
 void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
-		   unsigned int event_ids);
+		   unsigned int event_ids, unsigned long key);
+bool asc_fast_map(struct asc_fast *f);
 void asc_fast_unmap(struct asc_fast *f);
-bool asc_fast_set(struct asc_fast *f, int bound, int event, int id);
-bool asc_fast_wait(struct asc_fast *f, int bound, int event, int id);
+
+/* Whether the ioctl would succeed and change nothing but the flag. */
+static inline bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
+				    int event, int id, int role)
+{
+	const struct asc_event_map_state *s;
+
+	if (__atomic_load_n(&f->ready, __ATOMIC_ACQUIRE) != ASC_FAST_MAPPED)
+		return false;
+	if ((unsigned int)id >= f->event_ids ||
+	    __atomic_load_n(&f->module->tracing, __ATOMIC_RELAXED))
+		return false;
+	s = f->state;
+	if (!(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED))
+		return true;
+	if (bound != (f->key | (unsigned int)role))
+		return false;
+	return (__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
+	       __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) == id;
+}
+
+/* One more operation done in userspace, for the driver's counters. */
+static inline void asc_fast_count(struct asc_fast *f)
+{
+	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
+}
+
+/* @event is a valid HardEvent and @id >= 0: asc_ref_valid() of pipe.c. */
+static inline bool asc_fast_set(struct asc_fast *f, unsigned long bound,
+				int event, int id)
+{
+	__u64 *word, bit, old;
+
+	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_src[event]))
+		return false;
+	word = &f->flags->flags[event];
+	bit = 1ULL << id;
+	old = __atomic_load_n(word, __ATOMIC_RELAXED);
+	do {
+		if (old & (bit | ASC_EVENT_MAP_WAITER(id)))
+			return false;
+	} while (!__atomic_compare_exchange_n(word, &old, old | bit, false,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	asc_fast_count(f);
+	return true;
+}
+
+/* As asc_fast_set(); clearing a flag bit that is not set changes nothing. */
+static inline bool asc_fast_wait(struct asc_fast *f, unsigned long bound,
+				 int event, int id)
+{
+	__u64 bit = 1ULL << id;
+
+	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_dst[event]) ||
+	    !(__atomic_fetch_and(&f->flags->flags[event], ~bit, __ATOMIC_ACQUIRE) & bit))
+		return false;
+	asc_fast_count(f);
+	return true;
+}
 
 /*
  * What the core runtime needs of a pipe beyond the public calls (pipe.c):

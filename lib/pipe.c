@@ -35,7 +35,7 @@
  * @event_ids: IDs per HardEvent, as reported by ASC_EVENT_IOC_INFO.
  * @features: ASC_EVENT_FEATURE_* bits reported by ASC_EVENT_IOC_INFO.
  * @serial: this open's number in the process, never 0, for
- *	asc_bound_serial.
+ *	asc_bound_key.
  * @fast: the mapped pages of the fast path.
  *
  * Written once by asc_pipe_open() and never changed until
@@ -54,20 +54,20 @@ static unsigned long asc_pipe_serials;
 
 /*
  * The pipe the calling thread bound itself to through asc_pipe_bind(),
- * and on which open (@serial), for the fast path: the driver's binding is
+ * and on which open, for the fast path, as one key: the open's @serial
+ * shifted left by ASC_BOUND_PIPE_BITS, ORed with the ASC_PIPE_*; 0 when
+ * the thread is not bound (a serial is never 0).  The driver's binding is
  * the same while the thread lives, as only the thread itself changes it.
  * A child of fork() is another thread: asc_bound_forget() clears it there.
  * Initial-exec: read on every set and wait, without a call to find it.
  */
 #define ASC_TLS	__thread __attribute__((tls_model("initial-exec")))
-static ASC_TLS unsigned long asc_bound_serial;
-static ASC_TLS int asc_bound_pipe = ASC_PIPE_NONE;
+static ASC_TLS unsigned long asc_bound_key;
 static pthread_once_t asc_bound_once = PTHREAD_ONCE_INIT;
 
 static void asc_bound_forget(void)
 {
-	asc_bound_serial = 0;
-	asc_bound_pipe = ASC_PIPE_NONE;
+	asc_bound_key = 0;
 }
 
 static void asc_bound_init(void)
@@ -75,9 +75,12 @@ static void asc_bound_init(void)
 	pthread_atfork(NULL, NULL, asc_bound_forget);
 }
 
-static int asc_bound(const struct asc_pipe *pipe)
+_Static_assert(ASC_PIPE_FIX < 1 << ASC_BOUND_PIPE_BITS,
+	       "every ASC_PIPE_* fits in the bits of a thread's key");
+
+static unsigned long asc_pipe_key(const struct asc_pipe *pipe)
 {
-	return asc_bound_serial == pipe->serial ? asc_bound_pipe : ASC_PIPE_NONE;
+	return pipe->serial << ASC_BOUND_PIPE_BITS;
 }
 
 static const char *asc_pipe_default_path(void)
@@ -128,7 +131,8 @@ ASC_API struct asc_pipe *asc_pipe_open(const char *path)
 	pipe->event_ids = info.event_ids;
 	pipe->features = info.features;
 	pipe->serial = __atomic_add_fetch(&asc_pipe_serials, 1, __ATOMIC_RELAXED);
-	asc_fast_init(&pipe->fast, pipe->fd, pipe->features, pipe->event_ids);
+	asc_fast_init(&pipe->fast, pipe->fd, pipe->features, pipe->event_ids,
+		      asc_pipe_key(pipe));
 	return pipe;
 
 err_close:
@@ -199,8 +203,8 @@ ASC_API int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id)
 	pthread_once(&asc_bound_once, asc_bound_init);
 	if (ioctl(pipe->fd, ASC_EVENT_IOC_BIND_PIPE, &bind) < 0)
 		return -1;
-	asc_bound_serial = pipe->serial;
-	asc_bound_pipe = pipe_id;
+	asc_bound_key = pipe_id == ASC_PIPE_NONE ? 0 :
+			asc_pipe_key(pipe) | (unsigned int)pipe_id;
 	return 0;
 }
 
@@ -322,12 +326,26 @@ ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
 	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_RELEASE_ID, event, id);
 }
 
+/*
+ * What asc_set_flag() does when the inline fast path did not: map the
+ * pages if this is the first set or wait, then the fast path or the ioctl.
+ * Out of line, so that the hot path saves no registers and makes no call.
+ */
+static __attribute__((noinline)) int asc_set_flag_slow(struct asc_pipe *pipe,
+							int event, int id)
+{
+	if (asc_ref_valid(pipe, event, id) && asc_fast_map(&pipe->fast) &&
+	    asc_fast_set(&pipe->fast, asc_bound_key, event, id))
+		return 0;
+	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
+}
+
 ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
 {
 	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_set(&pipe->fast, asc_bound(pipe), event, id))
+	    asc_fast_set(&pipe->fast, asc_bound_key, event, id))
 		return 0;
-	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
+	return asc_set_flag_slow(pipe, event, id);
 }
 
 /*
@@ -356,14 +374,17 @@ static int asc_deadline(int64_t timeout_ns, __u64 *deadline)
 	return 0;
 }
 
-ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
-				  int64_t timeout_ns)
+/* As asc_set_flag_slow(), for asc_wait_flag_timeout(). */
+static __attribute__((noinline)) int asc_wait_flag_slow(struct asc_pipe *pipe,
+							 int event, int id,
+							 int64_t timeout_ns)
 {
 	struct asc_event_wait wait;
 
 	if (!asc_ref_valid(pipe, event, id))
 		return asc_einval();
-	if (asc_fast_wait(&pipe->fast, asc_bound(pipe), event, id))
+	if (asc_fast_map(&pipe->fast) &&
+	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id))
 		return 0;
 
 	memset(&wait, 0, sizeof(wait));
@@ -376,9 +397,21 @@ ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 	return 0;
 }
 
+ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
+				  int64_t timeout_ns)
+{
+	if (asc_ref_valid(pipe, event, id) &&
+	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id))
+		return 0;
+	return asc_wait_flag_slow(pipe, event, id, timeout_ns);
+}
+
 ASC_API int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
 {
-	return asc_wait_flag_timeout(pipe, event, id, -1);
+	if (asc_ref_valid(pipe, event, id) &&
+	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id))
+		return 0;
+	return asc_wait_flag_slow(pipe, event, id, -1);
 }
 
 bool asc_pipe_has_issue(const struct asc_pipe *pipe)

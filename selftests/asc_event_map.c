@@ -224,6 +224,33 @@ TEST_F(map, state_page_is_current)
 	ASSERT_EQ(0U, self->m.st->mode);
 }
 
+/*
+ * An ID handed out or given back changes its HardEvent's words of the state
+ * page and no other's: the driver writes only the HardEvent that changed.
+ */
+TEST_F(map, state_page_changes_only_the_event_changed)
+{
+	ASSERT_EQ(0, asc_alloc(self->fd, EV2));
+	ASSERT_EQ(1, asc_fetch(self->fd, EV2));
+	ASSERT_EQ(1ULL, self->m.st->pool[EV2]);
+	ASSERT_EQ(1, self->m.st->fetched[EV2]);
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	ASSERT_EQ(1, asc_fetch(self->fd, EV));
+	ASSERT_EQ(1, asc_alloc(self->fd, EV));
+	ASSERT_EQ(3ULL, self->m.st->pool[EV]);
+	ASSERT_EQ(1, self->m.st->fetched[EV]);
+	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
+	ASSERT_EQ(-ENOENT, asc_release(self->fd, EV, 0));
+	ASSERT_EQ(2ULL, self->m.st->pool[EV]);
+	ASSERT_EQ(1ULL, self->m.st->pool[EV2]);
+	ASSERT_EQ(1, self->m.st->fetched[EV2]);
+	ASSERT_EQ(0, asc_release(self->fd, EV2, 0));
+	ASSERT_EQ(0ULL, self->m.st->pool[EV2]);
+	ASSERT_EQ(1, self->m.st->fetched[EV2]);
+	ASSERT_EQ(2ULL, self->m.st->pool[EV]);
+	ASSERT_EQ(1, self->m.st->fetched[EV]);
+}
+
 /* A state page mapped after the changes shows them too. */
 TEST_F(raw, state_and_flags_move_at_the_first_mapping)
 {
