@@ -672,8 +672,12 @@ TEST(arguments)
 		TH_LOG("%s", report);
 	free(report);
 
-	/* An AIC takes no part in the AIVs' SyncAll, of a mix launch or not. */
-	EXPECT_EQ(EINVAL, launch(aic_sync_aiv_kernel, &a, ASC_LAUNCH_MIX, 2, &report));
+	/*
+	 * An AIC takes no part in the AIVs' SyncAll, of a mix launch or not.
+	 * One AI core: with two, the first AIC's error ends the launch and
+	 * the second may see ECANCELED instead.
+	 */
+	EXPECT_EQ(EINVAL, launch(aic_sync_aiv_kernel, &a, ASC_LAUNCH_MIX, 1, &report));
 	EXPECT_EQ(EINVAL, a.aic_sync_aiv);
 	ASSERT_NE(NULL, report);
 	EXPECT_NE(NULL, strstr(report, "sync_all_aiv: an AIC takes no part in the AIVs' SyncAll"))
