@@ -129,8 +129,27 @@ void asc_tpipe_state_sync(struct asc_tpipe *tp)
 }
 
 /*
+ * The flags are about to move into @hw, a page userspace will see: the
+ * tasks already blocked in a flag wait get their waiter bits there, so
+ * that a set in userspace of a flag one of them waits for asks the driver
+ * to wake it.  @tp locked; @hw not yet visible to anyone.
+ */
+static void asc_tpipe_mark_waiters(struct asc_tpipe *tp, struct asc_hw_core *hw)
+{
+	struct asc_waiter *w;
+
+	lockdep_assert_held(tp->lockp);
+
+	list_for_each_entry(w, &tp->waiters, node) {
+		if (w->kind == ASC_WAIT_FLAG)
+			hw->flags[w->event] |= ASC_EVENT_MAP_WAITER(w->id);
+	}
+}
+
+/*
  * The first mmap() of a TPipe: its state page, and its flags moved into a
- * page of their own.  A later one finds them there.
+ * page of their own, with the waiter bits of the waits already blocked.
+ * A later one finds them there.
  */
 static int asc_tpipe_map_pages(struct asc_tpipe *tp)
 {
@@ -153,6 +172,7 @@ static int asc_tpipe_map_pages(struct asc_tpipe *tp)
 	if (!tp->state) {
 		old = tp->hw;
 		memcpy(page_address(flags), old, sizeof(*old));
+		asc_tpipe_mark_waiters(tp, page_address(flags));
 		tp->hw = page_address(flags);
 		tp->mapped = true;
 		tp->state = page_address(state);

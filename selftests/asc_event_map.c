@@ -276,6 +276,31 @@ TEST_F(raw, state_and_flags_move_at_the_first_mapping)
 	close(fd);
 }
 
+/*
+ * A wait that blocked before the first mapping has its waiter bit in the
+ * page the mapping makes, so that a set in userspace asks the driver to
+ * wake it instead of leaving it blocked beside its own flag.
+ */
+TEST_F(raw, a_wait_blocked_before_the_mapping_has_its_waiter_bit)
+{
+	struct asc_waiter a;
+	struct maps m;
+	int fd;
+
+	fd = asc_open_or_skip(_metadata);
+	ASSERT_EQ(0, asc_set_unchecked(fd));
+	ASSERT_EQ(0, asc_waiter_start(&a, fd, EV, 2, ASC_EVENT_WAIT_FOREVER));
+	ASSERT_TRUE(asc_waiter_blocked(&a, 5000));
+	ASSERT_EQ(0, map_all(fd, &m));
+	ASSERT_EQ(ASC_EVENT_MAP_WAITER(2), word(&m, EV));
+	ASSERT_EQ(0, fast_set(fd, &m, EV, 2));
+	ASSERT_EQ(0, asc_waiter_join(&a, 5000));
+	ASSERT_EQ(0, a.ret);
+	ASSERT_EQ(0ULL, word(&m, EV));
+	unmap_all(&m);
+	close(fd);
+}
+
 /* The pages outlive a close while mapped: the TPipe goes with the last map. */
 TEST_F(raw, mapping_outlives_the_descriptor)
 {
