@@ -912,6 +912,7 @@ static int proc_main(int index)
 	pthread_rwlockattr_t ra;
 	struct proc *p;
 	int i, joined, nthr = run.threads;
+	uint64_t now;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
@@ -963,9 +964,9 @@ static int proc_main(int index)
 					    signaller_fn, &thr[run.threads + 1]))
 		fail(p, K_PROC, "pthread_create failed");
 
-	while (!atomic_load(&p->stop) && now_ns() < run.end_ns)
-		sleep_ns(run.end_ns - now_ns() < 10 * NSEC_PER_MSEC ?
-			 run.end_ns - now_ns() : 10 * NSEC_PER_MSEC);
+	for (now = now_ns(); !atomic_load(&p->stop) && now < run.end_ns; now = now_ns())
+		sleep_ns(run.end_ns - now < 10 * NSEC_PER_MSEC ?
+			 run.end_ns - now : 10 * NSEC_PER_MSEC);
 	atomic_store(&p->stop, 1);
 	if (run.signal_us)
 		pthread_join(thr[run.threads + 1].thread, NULL);
