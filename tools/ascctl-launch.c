@@ -187,21 +187,6 @@ static int find_launch(const struct asc_timeline *tl, uint32_t serial)
 	return lo < tl->nr_launches && tl->launches[lo].serial == serial ? lo : -1;
 }
 
-static int find_tpipe_serial(const struct asc_timeline *tl, uint32_t serial)
-{
-	int lo = 0, hi = tl->nr_tpipes;
-
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (tl->tpipes[mid].serial < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < tl->nr_tpipes && tl->tpipes[lo].serial == serial ? lo : -1;
-}
-
 static int cmp_serial(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -294,7 +279,7 @@ int asc_tl_launches_collect(struct asc_timeline *tl)
 		}
 		if (!rec_of_core(rec))
 			continue;
-		tp = find_tpipe_serial(tl, rec->tpipe);
+		tp = asc_tl_find_tpipe(tl, rec->tpipe);
 		l = find_launch(tl, rec->launch);
 		if (tp < 0 || l < 0 || tl->tpipes[tp].launch >= 0)
 			continue;

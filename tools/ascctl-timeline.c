@@ -246,7 +246,15 @@ static bool rec_has_lane(const struct asc_rec *r)
 	}
 }
 
-static int find_tpipe(const struct asc_timeline *tl, uint32_t serial)
+/**
+ * asc_tl_find_tpipe() - the index of a TPipe in @tl->tpipes, which is
+ *	sorted by serial.
+ * @tl: the timeline.
+ * @serial: the TPipe's serial.
+ *
+ * Return: the index, or -1 when no TPipe has @serial.
+ */
+int asc_tl_find_tpipe(const struct asc_timeline *tl, uint32_t serial)
 {
 	int lo = 0, hi = tl->nr_tpipes;
 
@@ -319,7 +327,7 @@ static int collect_tpipes(struct asc_timeline *tl)
 
 		if (rec->kind == ASC_REC_LAUNCH)
 			continue;
-		tp = &tl->tpipes[find_tpipe(tl, rec->tpipe)];
+		tp = &tl->tpipes[asc_tl_find_tpipe(tl, rec->tpipe)];
 		/* Span lines are placed on TPipes that records have. */
 		if (!tp->comm[0] && !rec_is_span(rec))
 			snprintf(tp->comm, sizeof(tp->comm), "%s", rec->comm);
@@ -355,7 +363,7 @@ static int add_item(struct tl_builder *b, enum asc_tl_kind kind, size_t r,
 	int tp, lane = -1;
 
 	*out = NULL;
-	tp = find_tpipe(tl, rec->tpipe);
+	tp = asc_tl_find_tpipe(tl, rec->tpipe);
 	if (kind != ASC_TL_TPIPE) {
 		lane = find_lane(&tl->tpipes[tp], rec->pipe[0] ? rec->pipe : "-");
 		if (lane < 0)
@@ -386,7 +394,7 @@ static int add_item(struct tl_builder *b, enum asc_tl_kind kind, size_t r,
 static struct flag_state *flag_of(struct tl_builder *b, const struct asc_rec *rec)
 {
 	int event = asc_hard_event_from_name(rec->event);
-	int tp = find_tpipe(b->tl, rec->tpipe), key;
+	int tp = asc_tl_find_tpipe(b->tl, rec->tpipe), key;
 	struct flag_state *fs;
 	size_t h;
 
@@ -434,7 +442,7 @@ int asc_tl_add_flow(struct asc_timeline *tl, enum asc_tl_flow_kind kind, size_t 
 
 static void forget_flags(struct tl_builder *b, uint32_t serial)
 {
-	b->epoch[find_tpipe(b->tl, serial)]++;
+	b->epoch[asc_tl_find_tpipe(b->tl, serial)]++;
 }
 
 static int match_set(struct tl_builder *b, long item)
@@ -525,7 +533,7 @@ static int close_span(struct tl_builder *b, size_t r, uint64_t end, bool unfinis
 /* The slot of @b->open_span of the lane of span line @rec, or -1. */
 static long span_slot(struct tl_builder *b, const struct asc_rec *rec)
 {
-	int tp = find_tpipe(b->tl, rec->tpipe), lane;
+	int tp = asc_tl_find_tpipe(b->tl, rec->tpipe), lane;
 
 	if (tp < 0)
 		return -1;

@@ -387,6 +387,7 @@ void asc_timeline_free(struct asc_timeline *tl);
 const char *asc_errno_name(int ret);
 bool asc_tl_item_failed(const struct asc_tl_item *it);
 int asc_tl_item_title(const struct asc_tl_item *it, char *buf, size_t size);
+int asc_tl_find_tpipe(const struct asc_timeline *tl, uint32_t serial);
 int asc_tl_add_flow(struct asc_timeline *tl, enum asc_tl_flow_kind kind, size_t set,
 		    size_t wait);
 
