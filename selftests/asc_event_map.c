@@ -31,6 +31,9 @@
 /* Passes of the scribbler over the flag page. */
 #define SCRIBBLE_PASSES	3000
 
+#define TOGGLES		50
+#define TOGGLE_BATCH	100
+
 struct maps {
 	struct asc_event_map_state *st;
 	struct asc_event_map_flags *fl;
@@ -659,6 +662,76 @@ TEST_F(map, module_page_counts_enabled_tracepoints)
 	ASSERT_LT(before + 1, self->m.mod->tracing);
 	ASSERT_EQ(0, write_file(all, "0"));
 	ASSERT_EQ(before, self->m.mod->tracing);
+}
+
+struct toggler {
+	const char *path;
+	atomic_int stop;
+	atomic_int rounds;
+	int errors;
+};
+
+/* Enables and disables every tracepoint of the module until told to stop. */
+static void *toggle_tracing(void *arg)
+{
+	struct toggler *t = arg;
+
+	while (!atomic_load(&t->stop)) {
+		if (write_file(t->path, "1") || write_file(t->path, "0")) {
+			t->errors++;
+			break;
+		}
+		t->rounds++;
+	}
+	return NULL;
+}
+
+/*
+ * The module's tracepoints patched in and out of the driver's text (and,
+ * through the trace's record of task names, sched_switch's in the
+ * scheduler's) while two threads hand a flag back and forth through the
+ * page and the ioctls, on every CPU of the machine: nothing is lost, and
+ * the module's page counts no tracepoint at the end.  (On a QEMU whose
+ * multi-threaded TCG keeps stale translations, this stops a guest of two
+ * vCPUs within seconds: tools/ascvm/machine.py.)
+ */
+TEST_F_TIMEOUT(map, handoff_while_tracepoints_toggle, 300)
+{
+	struct handoff h = { .fd = self->fd, .m = &self->m };
+	struct toggler tg = { 0 };
+	const char *tfs = tracefs();
+	__u32 before = self->m.mod->tracing;
+	int i, trips = 0;
+	char all[256];
+	pthread_t t, tt;
+
+	if (!tfs)
+		SKIP(return, "no tracefs");
+	snprintf(all, sizeof(all), "%s/events/asc_event/enable", tfs);
+	tg.path = all;
+	ASSERT_EQ(0, asc_set_unchecked(self->fd));
+	ASSERT_EQ(0, pthread_create(&tt, NULL, toggle_tracing, &tg));
+	do {
+		h.rounds = TOGGLE_BATCH;
+		h.got = 0;
+		ASSERT_EQ(0, pthread_create(&t, NULL, handoff_echo, &h));
+		for (i = 0; i < TOGGLE_BATCH; i++) {
+			ASSERT_EQ(0, fast_set(self->fd, &self->m, EV, 0));
+			ASSERT_EQ(0, fast_wait(self->fd, &self->m, EV2, 0,
+					       asc_deadline_ms(20000)));
+		}
+		ASSERT_EQ(0, pthread_join(t, NULL));
+		ASSERT_EQ(0, h.errors);
+		ASSERT_EQ(TOGGLE_BATCH, h.got);
+		trips += TOGGLE_BATCH;
+	} while (atomic_load(&tg.rounds) < TOGGLES && !tg.errors);
+	atomic_store(&tg.stop, 1);
+	ASSERT_EQ(0, pthread_join(tt, NULL));
+	ASSERT_EQ(0, tg.errors);
+	ASSERT_EQ(0ULL, word(&self->m, EV));
+	ASSERT_EQ(0ULL, word(&self->m, EV2));
+	ASSERT_EQ(before, self->m.mod->tracing);
+	TH_LOG("%d round trips, tracing toggled %d times", trips, atomic_load(&tg.rounds));
 }
 
 TEST_HARNESS_MAIN

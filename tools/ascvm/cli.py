@@ -196,6 +196,12 @@ class Boot:
         self.machine = machine.machine_for(kernel)
         if cpus:
             self.machine.cpus = int(cpus)
+        self.accel = machine.tcg_threads(accel, self.machine.cpus,
+                                         machine.qemu_version(qemu))
+        if self.accel != accel:
+            msg("TCG on one thread for %d vCPUs (this QEMU's multi-threaded "
+                "TCG can run guest code already patched away)"
+                % self.machine.cpus)
         self.image = bootimage.boot_image(kernel)
         self.initrd = initramfs(kernel.release, modfinder.module_files(
             kernel, self.machine.guest_modules))

@@ -98,6 +98,36 @@ def kvm_usable(qemu):
     return probe.returncode == 0
 
 
+# Multi-threaded TCG (one host thread per vCPU) in QEMU before 8.1 could
+# translate a page of guest code while another vCPU was writing it and keep
+# the stale translation (fixed upstream by "accel/tcg: Always lock pages
+# before translation").  A guest kernel that patches its text with int3
+# (static keys: every tracepoint enabled or disabled) then runs an int3
+# already patched away: 6.12 oopses ("Oops: int3", seen at sched_switch's
+# key in __schedule and at our tracepoints), 6.1 loops for ever on it.  On
+# such a QEMU, guests with more than one vCPU run them on one thread.
+MTTCG_FIXED = (8, 1)
+
+
+def qemu_version(qemu):
+    """QEMU's version as a tuple of ints, (0,) when it does not say."""
+    try:
+        out = subprocess.run([qemu, "-version"], capture_output=True,
+                             text=True, check=False).stdout
+    except OSError:
+        return (0,)
+    found = re.search(r"version (\d+)\.(\d+)", out)
+    return tuple(int(n) for n in found.groups()) if found else (0,)
+
+
+def tcg_threads(accel, cpus, version):
+    """ACCEL (accelerator()'s options) for a guest of CPUS vCPUs on a QEMU
+    of VERSION: multi-threaded TCG only where it is safe."""
+    if accel[:2] != ["-accel", "tcg"] or cpus < 2 or version >= MTTCG_FIXED:
+        return accel
+    return ["-accel", "tcg,thread=single"] + accel[2:]
+
+
 def accelerator(mode, qemu):
     """QEMU's accelerator options and name for MODE (auto, kvm, tcg)."""
     if mode == "auto":

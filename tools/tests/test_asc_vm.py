@@ -215,6 +215,20 @@ class RunnerTest(unittest.TestCase):
             self.assertStatus(proc, 0)
             self.assertEqual(proc.stdout, smp + "\n", args)
 
+    def test_tcg_threads_by_cpus_and_qemu_version(self):
+        for args, version, accel in (([], "7.2.0", "tcg,thread=single"),
+                                     (["--cpus", "1"], "7.2.0", "tcg"),
+                                     ([], "8.0.5", "tcg,thread=single"),
+                                     ([], "8.1.0", "tcg"),
+                                     ([], "10.0.2", "tcg")):
+            proc = asc_vm(["--no-module"] + args +
+                          ["--", "sh", "-c", "echo $FAKE_QEMU_ACCEL"],
+                          {"FAKE_QEMU_VERSION": version})
+            self.assertStatus(proc, 0)
+            self.assertEqual(proc.stdout, accel + "\n", (args, version))
+            self.assertEqual("TCG on one thread" in proc.stderr,
+                             accel != "tcg", proc.stderr)
+
     def test_guest_environment(self):
         cwd = os.path.join(TOP, "tools")
         proc = asc_vm(["--module", self.module, "--module-args",
