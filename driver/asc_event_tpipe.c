@@ -421,10 +421,10 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 		tp->fetched[event] = id;
 	if (!ret)
 		asc_tpipe_state_sync_event(tp, event);
-	if (take)
+	if (take && trace_asc_event_alloc_enabled())
 		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
 				      event, id, ret);
-	else
+	else if (!take && trace_asc_event_fetch_enabled())
 		trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp),
 				      event, id, ret);
 out:
@@ -490,8 +490,9 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 		tp->pool[event] &= ~BIT_ULL(id);
 		asc_tpipe_state_sync_event(tp, event);
 	}
-	trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp), event,
-				id, ret);
+	if (trace_asc_event_release_enabled())
+		trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp),
+					event, id, ret);
 	asc_tpipe_unlock(tp);
 	return ret;
 }
@@ -627,7 +628,8 @@ int asc_tpipe_set_flag(struct asc_tpipe *tp, u32 event, u32 id)
 		ret = asc_tpipe_raise(tp, event, id, handwritten, &wake);
 	trace_asc_event_set(tp->serial, slot, event, id, ret);
 	asc_tpipe_unlock(tp);
-	asc_wake_up_all(&wake);
+	if (wake.n)
+		asc_wake_up_all(&wake);
 	return ret;
 }
 
@@ -686,7 +688,9 @@ ktime_t asc_deadline_to_host(u64 deadline)
  * @expires: its deadline on the host's clock, unless @w waits forever.
  *
  * A bound thread's forever wait in checked mode runs deadlock detection
- * first.
+ * first.  A flag wait that a set ended (asc_tpipe_raise()) finds its
+ * waiter bit already dealt with by that set; any other end of a flag wait
+ * drops the bit here once no task waits for the flag.
  *
  * Return: 0 when the wait was satisfied, -%ECANCELED (reset), -%EDEADLK,
  * -%EPIPE (a core it needed left the launch), -%ETIMEDOUT, -%ERESTARTSYS.
@@ -718,7 +722,7 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 		list_del(&w->node);
 		list_del(&w->hnode);
 	}
-	if (w->kind == ASC_WAIT_FLAG)
+	if (w->kind == ASC_WAIT_FLAG && w->state != ASC_WAIT_DONE)
 		asc_tpipe_waiter_left(tp, w->event, w->id);
 	switch (w->state) {
 	case ASC_WAIT_DONE:

@@ -81,15 +81,15 @@ static void asc_fast_unmap_pages(struct asc_fast *f)
 /*
  * The first caller maps the pages; until they are, every call asks the
  * driver.  Out of line and cold: pipe.c calls it only when the inline
- * fast path did not do a set or wait.
+ * fast path did not do a set or wait.  True only for the call that mapped
+ * them: when they were mapped already, the inline fast path has just
+ * tried them and left the call to the ioctl.
  */
 __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 {
 	int state = __atomic_load_n(&f->ready, __ATOMIC_ACQUIRE);
 	int none = ASC_FAST_UNMAPPED;
 
-	if (state == ASC_FAST_MAPPED)
-		return true;
 	if (state != ASC_FAST_UNMAPPED ||
 	    !__atomic_compare_exchange_n(&f->ready, &none, ASC_FAST_MAPPING, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))

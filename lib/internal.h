@@ -64,8 +64,10 @@ bool asc_pipe_id_valid(int pipe_id);
  *
  * asc_fast_init() prepares it for the device file @fd (off without
  * ASC_EVENT_FEATURE_MAP, with more than ASC_EVENT_MAP_IDS_MAX IDs or
- * $ASC_NO_FASTPATH); asc_fast_map() maps the pages, or tells whether they
- * are (off when an mmap() fails): the first set or wait calls it;
+ * $ASC_NO_FASTPATH); asc_fast_map() maps the pages if nobody has and
+ * says whether this call did (off when an mmap() fails): the first set or
+ * wait calls it, and a set or wait whose inline try failed with the pages
+ * already mapped goes to the ioctl without trying them a second time;
  * asc_fast_unmap() unmaps them.  asc_fast_set() and asc_fast_wait() do a
  * set or a wait in userspace and return true, or return false, having
  * changed nothing, when the pages are not mapped or the ioctl must do it;

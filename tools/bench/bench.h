@@ -7,7 +7,8 @@
  * timed in interleaved runs: run 1 of every subject, then run 2 of every
  * subject, and so on, so that a change in the machine's load shows in
  * all of them alike.  Each subject's figure is the median of its runs,
- * printed with the spread (min..max).
+ * printed with the spread (min..max); a ratio is the median of the ratios
+ * of the two subjects' runs round by round (bench_ratio()).
  */
 #ifndef ASC_BENCH_H
 #define ASC_BENCH_H
@@ -19,6 +20,17 @@
 
 /* The most runs of one subject (-r). */
 #define BENCH_RUNS_MAX		31
+
+/*
+ * The handoff and alloc+release figures, whose goals are a few hundredths
+ * from what they measure, split each run into this many shorter rounds:
+ * as many operations timed, in three times as many pairs of neighbouring
+ * runs.
+ */
+#define BENCH_SPLIT		3
+
+/* The most runs of one subject in bench_run(). */
+#define BENCH_SAMPLES_MAX	(BENCH_RUNS_MAX * BENCH_SPLIT)
 
 /**
  * struct bench_opts - the options of one run of the benchmark.
@@ -59,7 +71,7 @@ struct bench_subject {
 	const char *name;
 	bench_fn fn;
 	void *ctx;
-	double samples[BENCH_RUNS_MAX];
+	double samples[BENCH_SAMPLES_MAX];
 	unsigned int nr;
 	double median, min, max;
 };
@@ -89,6 +101,8 @@ int bench_run(struct bench_subject *subj, unsigned int nr, unsigned long iters,
 	      unsigned int runs);
 void bench_summarise(struct bench_subject *s);
 void bench_print(const struct bench_subject *subj, const char *unit_of_op);
+double bench_ratio(const struct bench_subject *num, const struct bench_subject *den,
+		   double *min, double *max);
 void bench_print_ratio(const struct bench_subject *num, const struct bench_subject *den);
 const char *bench_count(char *buf, size_t size, unsigned int n);
 int bench_fail(unsigned int test, const char *figure, const char *what);

@@ -429,12 +429,12 @@ int bench_handoff(const struct bench_opts *opts, unsigned int test,
 		{ .name = sem_ops.name, .fn = bench_handoff_time, .ctx = &hs },
 		{ .name = pipe_ops.name, .fn = bench_handoff_time, .ctx = &hp },
 	};
-	unsigned long iters = HANDOFF_ITERS / opts->scale;
-	unsigned int i;
+	unsigned long iters = HANDOFF_ITERS / opts->scale / BENCH_SPLIT;
+	unsigned int i, runs = opts->runs * BENCH_SPLIT;
 	int ret = -1;
 
 	printf("# %s: median of %u runs of %lu round trips each (min..max)\n",
-	       figure, opts->runs, iters);
+	       figure, runs, iters);
 	ev.fd[0] = eventfd(0, EFD_CLOEXEC);
 	ev.fd[1] = eventfd(0, EFD_CLOEXEC);
 	if (ev.fd[0] < 0 || ev.fd[1] < 0)
@@ -448,7 +448,7 @@ int bench_handoff(const struct bench_opts *opts, unsigned int test,
 		bench_fail(test, figure, "no TPipe");
 		goto out;
 	}
-	if (bench_run(subj, 5, iters, opts->runs) < 0) {
+	if (bench_run(subj, 5, iters, runs) < 0) {
 		bench_fail(test, figure, "a run failed");
 		goto out;
 	}
@@ -456,7 +456,7 @@ int bench_handoff(const struct bench_opts *opts, unsigned int test,
 		bench_print(&subj[i], "round trip");
 	for (i = 1; i < 5; i++)
 		bench_print_ratio(&subj[0], &subj[i]);
-	goal->value = subj[0].median / subj[1].median;
+	goal->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
 	goal->measured = true;
 	printf("ok %u %s\n", test, figure);
 	ret = 0;

@@ -135,17 +135,18 @@ int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goa
 		{ .name = "asc alloc + release", .fn = alloc_release, .ctx = &c },
 		{ .name = "2 x ioctl(ASC_EVENT_IOC_INFO)", .fn = two_null_ioctls, .ctx = &c },
 	};
-	unsigned long iters = IDS_ITERS / opts->scale;
+	unsigned long iters = IDS_ITERS / opts->scale / BENCH_SPLIT;
+	unsigned int runs = opts->runs * BENCH_SPLIT;
 	int ret;
 
 	printf("# %s: median of %u runs of %lu pairs each (min..max)\n",
-	       figure, opts->runs, iters);
+	       figure, runs, iters);
 	c.pipe = open_with_fd(opts->device, &c.fd);
 	if (!c.pipe) {
 		printf("# a TPipe and its file descriptor: %s\n", strerror(errno));
 		return bench_fail(test, figure, "no TPipe");
 	}
-	ret = bench_compare(subj, iters, opts->runs, test, figure, "pair", goal);
+	ret = bench_compare(subj, iters, runs, test, figure, "pair", goal);
 	asc_pipe_close(c.pipe);
 	return ret;
 }

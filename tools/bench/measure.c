@@ -50,20 +50,57 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sort @v (@n > 0 values) and take its median, min and max. */
+static void median_of(double *v, unsigned int n, double *median, double *min,
+		      double *max)
+{
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	*min = v[0];
+	*max = v[n - 1];
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /**
  * bench_summarise() - the median, min and max of a subject's runs.
  * @s: the subject, with at least one run.
  */
 void bench_summarise(struct bench_subject *s)
 {
-	double sorted[BENCH_RUNS_MAX];
-	unsigned int n = s->nr;
+	double sorted[BENCH_SAMPLES_MAX];
 
-	memcpy(sorted, s->samples, n * sizeof(sorted[0]));
-	qsort(sorted, n, sizeof(sorted[0]), cmp_double);
-	s->min = sorted[0];
-	s->max = sorted[n - 1];
-	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	memcpy(sorted, s->samples, s->nr * sizeof(sorted[0]));
+	median_of(sorted, s->nr, &s->median, &s->min, &s->max);
+}
+
+/**
+ * bench_ratio() - the ratio of two subjects, run by run.
+ * @num: the device's subject.
+ * @den: its baseline, timed in the same rounds (as many runs as @num).
+ * @min: out: the smallest ratio of one run of @num to the same round's
+ *	run of @den, unless NULL.
+ * @max: out: the largest, unless NULL.
+ *
+ * The ratio of each round's two runs, which ran next to each other, is
+ * taken before the median: a change of the host's load between rounds
+ * moves both runs of a round and so cancels in its ratio, where it would
+ * move the two medians apart when they came from different rounds.
+ *
+ * Return: the median of the rounds' ratios.
+ */
+double bench_ratio(const struct bench_subject *num, const struct bench_subject *den,
+		   double *min, double *max)
+{
+	double ratios[BENCH_SAMPLES_MAX], median, lo, hi;
+	unsigned int r, n = num->nr < den->nr ? num->nr : den->nr;
+
+	for (r = 0; r < n; r++)
+		ratios[r] = num->samples[r] / den->samples[r];
+	median_of(ratios, n, &median, &lo, &hi);
+	if (min)
+		*min = lo;
+	if (max)
+		*max = hi;
+	return median;
 }
 
 /**
@@ -71,10 +108,15 @@ void bench_summarise(struct bench_subject *s)
  * @subj: the subjects.
  * @nr: how many.
  * @iters: operations per run.
- * @runs: runs per subject, 1..BENCH_RUNS_MAX.
+ * @runs: runs per subject, 1..BENCH_SAMPLES_MAX.
  *
  * Runs every subject once, then every subject again, @runs times, and
- * summarises each: median, min and max of the time per operation.
+ * summarises each: median, min and max of the time per operation.  Every
+ * other round goes through the subjects backwards (A B C, C B A, A B C,
+ * ...), so that over two rounds no subject runs earlier than another: a
+ * load that rises or falls during the figure lands on all alike, and run
+ * r of two subjects next to each other in @subj are neighbours in time,
+ * which bench_ratio() pairs.
  *
  * Return: 0, or -1 with errno set by the subject that failed (whose
  * message is printed as a comment).
@@ -82,13 +124,14 @@ void bench_summarise(struct bench_subject *s)
 int bench_run(struct bench_subject *subj, unsigned int nr, unsigned long iters,
 	      unsigned int runs)
 {
-	unsigned int r, i;
+	unsigned int r, i, k;
 	double ns;
 
 	for (i = 0; i < nr; i++)
 		subj[i].nr = 0;
 	for (r = 0; r < runs; r++) {
-		for (i = 0; i < nr; i++) {
+		for (k = 0; k < nr; k++) {
+			i = r % 2 ? nr - 1 - k : k;
 			if (subj[i].fn(subj[i].ctx, iters, &ns) < 0) {
 				int err = errno;
 
@@ -116,14 +159,17 @@ void bench_print(const struct bench_subject *subj, const char *unit_of_op)
 }
 
 /**
- * bench_print_ratio() - print the ratio of two subjects' medians.
+ * bench_print_ratio() - print the ratio of two subjects: bench_ratio(),
+ *	the spread of the rounds' ratios, and the ratio of the two medians.
  * @num: the device's subject.
  * @den: its baseline.
  */
 void bench_print_ratio(const struct bench_subject *num, const struct bench_subject *den)
 {
-	printf("#   ratio %s / %s = %.2fx\n", num->name, den->name,
-	       num->median / den->median);
+	double min, max, ratio = bench_ratio(num, den, &min, &max);
+
+	printf("#   ratio %s / %s = %.2fx  (rounds %.2f..%.2f; of the medians %.2fx)\n",
+	       num->name, den->name, ratio, min, max, num->median / den->median);
 }
 
 /**
@@ -164,7 +210,7 @@ int bench_fail(unsigned int test, const char *figure, const char *what)
  *	figure: both, the ratio of the first to the second, its TAP line.
  * @subj: the subject and its baseline.
  * @iters: operations per run.
- * @runs: runs per subject.
+ * @runs: runs per subject, 1..BENCH_SAMPLES_MAX.
  * @test: the TAP test number.
  * @figure: the figure's name.
  * @unit_of_op: what one operation is, for the lines of the subjects.
@@ -182,7 +228,7 @@ int bench_compare(struct bench_subject subj[2], unsigned long iters, unsigned in
 	bench_print(&subj[1], unit_of_op);
 	bench_print_ratio(&subj[0], &subj[1]);
 	if (goal) {
-		goal->value = subj[0].median / subj[1].median;
+		goal->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
 		goal->measured = true;
 	}
 	printf("ok %u %s\n", test, figure);

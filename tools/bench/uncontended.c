@@ -185,7 +185,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 		bench_print(&subj[2], "pair");
 		bench_print_ratio(&subj[0], &subj[1]);
 		bench_print_ratio(&subj[2], &subj[1]);
-		goal->value = subj[0].median / subj[1].median;
+		goal->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
 		goal->measured = true;
 		printf("ok %u %s\n", test, figure);
 	}
