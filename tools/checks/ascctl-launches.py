@@ -48,6 +48,15 @@ def groups(t):
     return names, [p for _, p in order]
 
 
+def binds(wait, start, ts):
+    """Whether a flow that leaves at START and ends at TS ends on WAIT: 1 ns
+    before its end, or at its end when that is 1 ns after START."""
+    end = wait["ts"] + wait["dur"]
+    if abs(end - 0.001 - ts) < 0.0005:
+        return end - 0.001 > start + 0.0005
+    return abs(end - ts) < 0.0005 and abs(end - 0.001 - start) < 0.0005
+
+
 def endpoints(t, name):
     """The flows called NAME as (source event, wait event) pairs."""
     ev = t["traceEvents"]
@@ -65,7 +74,7 @@ def endpoints(t, name):
                      abs(e["ts"] + e["dur"] - 0.001 - m["s"]["ts"]) < 0.0005))]
         dst = [e for e in ev if e["ph"] == "X" and e["cat"] == "wait"
                and e["pid"] == m["f"]["pid"] and e["tid"] == m["f"]["tid"]
-               and abs(e["ts"] + e["dur"] - 0.001 - m["f"]["ts"]) < 0.0005]
+               and binds(e, m["s"]["ts"], m["f"]["ts"])]
         assert len(src) == 1 and len(dst) == 1, (m, src, dst)
         pairs.append((src[0], dst[0]))
     return pairs
@@ -256,8 +265,19 @@ def check_malformed(ascctl, d):
             "deadlock: waits sync_all", "join launch 1 core 9"} <= by, by
 
 
+def check_binds():
+    """binds() takes both places ascctl puts a flow's end, and no other."""
+    wait = {"ts": 10.0, "dur": 5.0}
+    assert binds(wait, 12.0, 14.999)
+    assert not binds(wait, 12.0, 15.0)
+    assert binds(wait, 14.999, 15.0)
+    assert not binds(wait, 14.999, 14.999)
+    assert not binds(wait, 12.0, 14.0)
+
+
 def main(argv):
     """See the module's doc."""
+    check_binds()
     if len(argv) == 3 and argv[0] == "mix":
         t, svg = load(argv[1], argv[2])
         n, w = check_mix(t, svg)
