@@ -42,6 +42,23 @@ class Machine:
         return (self.transport,) + GUEST_MODULES
 
 
+def host_tsc_khz(cpuinfo=None, cpufreq="/sys/devices/system/cpu/cpufreq"):
+    """The rate in kHz of the host's TSC, which TCG's vCPUs count at, or
+    None: known when the TSC is constant and its rate known to the kernel
+    (tsc_known_freq) and no cpufreq driver changes the "cpu MHz" that
+    /proc/cpuinfo reports (a virtual machine's, as on CI), which is then
+    the TSC's."""
+    if cpuinfo is None:
+        cpuinfo = read_text("/proc/cpuinfo", "")
+    flags = re.search(r"^flags\s*:(.*)$", cpuinfo, re.M)
+    mhz = re.search(r"^cpu MHz\s*:\s*([0-9]+(?:\.[0-9]+)?)$", cpuinfo, re.M)
+    if not flags or not mhz or os.path.isdir(cpufreq) and os.listdir(cpufreq):
+        return None
+    if not {"constant_tsc", "tsc_known_freq"} <= set(flags.group(1).split()):
+        return None
+    return int(round(float(mhz.group(1)) * 1000)) or None
+
+
 def machine_for(kernel):
     """A kernel with PCI gets the "pc" machine and virtio-pci devices (the
     Debian kernels); one without gets "microvm" with virtio-mmio devices
@@ -65,10 +82,18 @@ def machine_for(kernel):
         # (CONFIG_PREEMPT).  A KCSAN kernel gets two: a data race is two
         # accesses at the same time, which takes two CPUs, and the tests
         # run there (stress, soak, copy stalls) do not look at the trace.
+        #
+        # And no reference to calibrate the TSC against but the PIT, which
+        # a loaded host makes miss its window: the kernel then marks the
+        # TSC unstable and keeps time in jiffies (trace events 4 ms
+        # apart).  Where the host knows its TSC's rate, the guest is told.
+        cmdline = "tsc=reliable reboot=t"
+        khz = host_tsc_khz()
+        if khz:
+            cmdline += " tsc_early_khz=%d" % khz
         return Machine(["-machine",
                         "microvm,acpi=off,x-option-roms=off,rtc=on"],
-                       "device", "virtio_mmio",
-                       cmdline="tsc=reliable reboot=t",
+                       "device", "virtio_mmio", cmdline=cmdline,
                        cpus=2 if kernel.enabled("KCSAN") else 1)
     raise RunnerError("kernel %s has neither PCI nor virtio-mmio command-line"
                       " devices" % kernel.name)

@@ -5,12 +5,13 @@ safe."""
 
 import os
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from ascvm.machine import machine_for, tcg_threads  # noqa: E402
+from ascvm.machine import host_tsc_khz, machine_for, tcg_threads  # noqa: E402
 
 
 class FakeKernel:
@@ -45,6 +46,34 @@ class MachineTest(unittest.TestCase):
         m = machine_for(FakeKernel("VIRTIO_MMIO_CMDLINE_DEVICES", "KCSAN"))
         self.assertTrue(m.args[1].startswith("microvm,"))
         self.assertEqual(m.cpus, 2)
+
+
+class HostTscTest(unittest.TestCase):
+    """host_tsc_khz(): the TSC's rate only where "cpu MHz" is that rate."""
+
+    VM = ("processor\t: 0\ncpu MHz\t\t: 2096.024\n"
+          "flags\t\t: fpu tsc constant_tsc nopl tsc_known_freq pni\n")
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.none = os.path.join(self.tmp.name, "cpufreq")
+        os.mkdir(self.none)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_a_virtual_machine_knows_it(self):
+        self.assertEqual(host_tsc_khz(self.VM, self.none), 2096024)
+
+    def test_unknown_without_a_known_constant_rate(self):
+        for flag in ("constant_tsc", "tsc_known_freq"):
+            self.assertIsNone(host_tsc_khz(self.VM.replace(" " + flag, ""), self.none))
+        self.assertIsNone(host_tsc_khz("flags\t\t: constant_tsc tsc_known_freq\n",
+                                       self.none))
+
+    def test_unknown_where_cpufreq_scales_the_clock(self):
+        os.mkdir(os.path.join(self.none, "policy0"))
+        self.assertIsNone(host_tsc_khz(self.VM, self.none))
 
 
 class TcgThreadsTest(unittest.TestCase):
