@@ -301,6 +301,8 @@ int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 		       bool *handwritten);
 int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 		       const void *src, size_t size);
+int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
+			    struct asc_event_ref __user *uref, bool take);
 int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id,
 		    bool handwritten, struct asc_wake_list *wake);
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
@@ -321,6 +323,7 @@ int asc_tpipe_execute(struct asc_tpipe *tp, u64 ticket, u64 deadline);
 void asc_tpipe_queues_clear(struct asc_tpipe *tp);
 const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 				      int *slot);
+bool asc_tpipe_handwritten_any(struct asc_tpipe *tp);
 
 /* asc_event_deadlock.c */
 struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
