@@ -118,37 +118,6 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 }
 
 /**
- * asc_tpipe_handwritten_any() - whether hand-written code uses any ID.
- * @tp: TPipe, locked.
- *
- * Return: false only when asc_tpipe_handwritten_use() would find no use of
- * any (event, id): no flag set by a hand-written set, no hand-written wait
- * blocked or issued, no hand-written set issued.
- */
-bool asc_tpipe_handwritten_any(struct asc_tpipe *tp)
-{
-	struct asc_waiter *w;
-	unsigned int i;
-	int s;
-
-	lockdep_assert_held(tp->lockp);
-
-	if (!bitmap_empty(tp->handset, ASC_EVENT_NR_HARD_EVENTS * tp->event_ids))
-		return true;
-	list_for_each_entry(w, &tp->waiters, node) {
-		if (w->kind == ASC_WAIT_FLAG && w->handwritten)
-			return true;
-	}
-	for (s = 0; tp->queues && s < ASC_NR_PIPES; s++) {
-		for (i = 0; i < tp->queues[s].count; i++) {
-			if (asc_queue_at(&tp->queues[s], i)->handwritten)
-				return true;
-		}
-	}
-	return false;
-}
-
-/**
  * asc_tpipe_issue() - the scalar issues a set or a wait to its pipe.
  * @tp: TPipe.
  * @args: the ioctl's arguments, flags checked; @args->ticket is filled in.

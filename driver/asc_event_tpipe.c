@@ -447,15 +447,18 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 /*
  * One user access window, page faults disabled: read @uref into @ref and,
  * when its flags, pad and event are good and @event has a free ID, write
- * the lowest one to @uref->id.  No call may happen in the window.
- * Returns 0, -EINVAL (@ref tells bad flags or pad from a bad event),
- * -ENOSPC, or -EFAULT when @uref could not be read or written.
+ * the lowest one to @uref->id, unless checked mode would have to look for
+ * a hand-written use of it.  No call may happen in the window.  Returns 0,
+ * -EINVAL (@ref tells bad flags or pad from a bad event), -ENOSPC,
+ * -EFAULT when @uref could not be read or written, or -EAGAIN when a
+ * hand-written use is to be looked for (nothing written).
  */
-static int asc_ref_hand_out_nofault(const u64 *pool, u64 id_mask,
+static int asc_ref_hand_out_nofault(struct asc_tpipe *tp,
 				    struct asc_event_ref __user *uref,
 				    struct asc_event_ref *ref)
 {
-	u64 free;
+	bool collisions = tp->checked && !tp->strict_ids;
+	u64 free, id_mask = asc_tpipe_id_mask(tp);
 
 	if (!user_access_begin(uref, sizeof(*uref)))
 		return -EFAULT;
@@ -466,12 +469,16 @@ static int asc_ref_hand_out_nofault(const u64 *pool, u64 id_mask,
 		user_access_end();
 		return -EINVAL;
 	}
-	free = ~pool[ref->event] & id_mask;
+	free = ~tp->pool[ref->event] & id_mask;
 	if (!free) {
 		user_access_end();
 		return -ENOSPC;
 	}
 	ref->id = __ffs64(free);
+	if (collisions && asc_tpipe_handwritten_maybe(tp, ref->event, ref->id)) {
+		user_access_end();
+		return -EAGAIN;
+	}
 	unsafe_put_user(ref->id, &uref->id, fault);
 	user_access_end();
 	return 0;
@@ -490,13 +497,14 @@ fault:
  * under the lock with page faults disabled, where the general way
  * (copy_from_user(), then asc_tpipe_alloc_id() or asc_tpipe_fetch_id())
  * opens two.  That is possible only when no check needs a call between
- * the read and the write: when hand-written code uses no ID of @tp, or
- * checked mode does not look for collisions with it.
+ * the read and the write: when checked mode does not look for collisions
+ * with hand-written code, or asc_tpipe_handwritten_maybe() rules out a
+ * use of the ID.
  *
  * Return: what the general way returns, -%EINVAL also for flags or pad
  * not zero; or -%EAGAIN, with nothing changed and nothing traced, when
- * @uref is not in memory, a fault is injected or hand-written uses would
- * have to be checked: the caller then takes the general way.
+ * @uref is not in memory, a fault is injected or a hand-written use is to
+ * be looked for: the caller then takes the general way.
  */
 int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
 			    struct asc_event_ref __user *uref, bool take)
@@ -505,15 +513,14 @@ int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
 	int ret;
 
 	asc_tpipe_lock(tp);
-	if (should_fail_usercopy() ||
-	    (tp->checked && !tp->strict_ids && asc_tpipe_handwritten_any(tp))) {
+	if (should_fail_usercopy()) {
 		asc_tpipe_unlock(tp);
 		return -EAGAIN;
 	}
 	pagefault_disable();
-	ret = asc_ref_hand_out_nofault(tp->pool, asc_tpipe_id_mask(tp), uref, &ref);
+	ret = asc_ref_hand_out_nofault(tp, uref, &ref);
 	pagefault_enable();
-	if (ret == -EFAULT) {
+	if (ret == -EFAULT || ret == -EAGAIN) {
 		asc_tpipe_unlock(tp);
 		return -EAGAIN;
 	}

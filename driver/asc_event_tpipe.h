@@ -323,7 +323,6 @@ int asc_tpipe_execute(struct asc_tpipe *tp, u64 ticket, u64 deadline);
 void asc_tpipe_queues_clear(struct asc_tpipe *tp);
 const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 				      int *slot);
-bool asc_tpipe_handwritten_any(struct asc_tpipe *tp);
 
 /* asc_event_deadlock.c */
 struct asc_report *asc_tpipe_end_deadlocked(struct asc_tpipe *tp,
@@ -368,6 +367,38 @@ static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
 					   u32 event, u32 id)
 {
 	return event * tp->event_ids + id;
+}
+
+/**
+ * asc_tpipe_handwritten_maybe() - whether hand-written code may use
+ *	(@event, @id): the part of asc_tpipe_handwritten_use() that makes no
+ *	call, for a user access window.
+ * @tp: TPipe, locked.
+ * @event: HardEvent, valid.
+ * @id: event ID, valid.
+ *
+ * Return: false only when asc_tpipe_handwritten_use() would find no use:
+ * its flag not set by a hand-written set, no hand-written wait for it
+ * blocked, and no instruction issued on any pipe.
+ */
+static inline bool asc_tpipe_handwritten_maybe(struct asc_tpipe *tp,
+					       u32 event, u32 id)
+{
+	struct asc_waiter *w;
+	int s;
+
+	if (test_bit(asc_handset_bit(tp, event, id), tp->handset))
+		return true;
+	list_for_each_entry(w, asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id),
+			    hnode) {
+		if (w->handwritten)
+			return true;
+	}
+	for (s = 0; tp->queues && s < ASC_NR_PIPES; s++) {
+		if (tp->queues[s].count)
+			return true;
+	}
+	return false;
 }
 
 static inline u64 asc_waited_ns(ktime_t start)
