@@ -12,10 +12,12 @@
  * and without faulting, in the same step as the change it reports; when
  * the user page is not there it changes nothing and fails with -EFAULT,
  * and the handler faults the page in and runs the operation again
- * (asc_retry_faulted()).  Every ioctl's result is counted
- * (asc_event_stats.c); every open TPipe is in the debugfs file
- * (asc_event_debugfs.c).  mmap() maps a TPipe's flags and state
- * (asc_event_map.c).
+ * (asc_retry_faulted()).  ALLOC_ID and FETCH_ID first try to read their
+ * reference and write the ID in one user access, under the lock
+ * (asc_tpipe_hand_out_user()), and take that general way when they cannot.
+ * Every ioctl's result is counted (asc_event_stats.c); every open TPipe is
+ * in the debugfs file (asc_event_debugfs.c).  mmap() maps a TPipe's flags
+ * and state (asc_event_map.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -135,30 +137,22 @@ static bool asc_retry_faulted(int ret, void __user *uptr, size_t size)
 	return ret == -EFAULT && !fault_in_safe_writeable(uptr, size);
 }
 
-static int asc_ioc_alloc_id(struct asc_tpipe *tp, struct asc_event_ref __user *uref)
+/* ALLOC_ID (@take) and FETCH_ID: in one user access when it can be done so. */
+static int asc_ioc_hand_out(struct asc_tpipe *tp,
+			    struct asc_event_ref __user *uref, bool take)
 {
 	struct asc_event_ref ref;
 	int ret;
 
+	ret = asc_tpipe_hand_out_user(tp, uref, take);
+	if (ret != -EAGAIN)
+		return ret;
 	ret = asc_ref_from_user(&ref, uref);
 	if (ret)
 		return ret;
 	do {
-		ret = asc_tpipe_alloc_id(tp, ref.event, &uref->id);
-	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
-	return ret;
-}
-
-static int asc_ioc_fetch_id(struct asc_tpipe *tp, struct asc_event_ref __user *uref)
-{
-	struct asc_event_ref ref;
-	int ret;
-
-	ret = asc_ref_from_user(&ref, uref);
-	if (ret)
-		return ret;
-	do {
-		ret = asc_tpipe_fetch_id(tp, ref.event, &uref->id);
+		ret = take ? asc_tpipe_alloc_id(tp, ref.event, &uref->id) :
+			     asc_tpipe_fetch_id(tp, ref.event, &uref->id);
 	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
 	return ret;
 }
@@ -364,9 +358,9 @@ static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 	case ASC_EVENT_IOC_INFO:
 		return asc_ioc_info(tp, argp);
 	case ASC_EVENT_IOC_ALLOC_ID:
-		return asc_ioc_alloc_id(tp, argp);
+		return asc_ioc_hand_out(tp, argp, true);
 	case ASC_EVENT_IOC_FETCH_ID:
-		return asc_ioc_fetch_id(tp, argp);
+		return asc_ioc_hand_out(tp, argp, false);
 	case ASC_EVENT_IOC_RELEASE_ID:
 		return asc_ioc_release_id(tp, argp);
 	case ASC_EVENT_IOC_SET_FLAG:

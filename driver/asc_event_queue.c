@@ -19,6 +19,7 @@
  * RESET empties them.  Everything here runs under the TPipe's lock.
  */
 
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>

@@ -395,6 +395,29 @@ static int asc_tpipe_put_id(const struct asc_tpipe *tp, u32 __user *uid, u32 id)
 }
 
 /*
+ * ALLOC_ID (@take) or FETCH_ID of @event ended with @ret, @id written to
+ * userspace when @ret is 0: take or remember @id, and trace the call.
+ */
+static void asc_tpipe_handed_out(struct asc_tpipe *tp, u32 event, u32 id,
+				 bool take, int ret)
+{
+	lockdep_assert_held(tp->lockp);
+
+	if (!ret && take)
+		tp->pool[event] |= BIT_ULL(id);
+	else if (!ret)
+		tp->fetched[event] = id;
+	if (!ret)
+		asc_tpipe_state_sync_event(tp, event);
+	if (take && trace_asc_event_alloc_enabled())
+		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
+				      event, id, ret);
+	else if (!take && trace_asc_event_fetch_enabled())
+		trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp),
+				      event, id, ret);
+}
+
+/*
  * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, taken or
  * remembered as fetched only once it is written to @uid.
  */
@@ -413,24 +436,97 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 						event, id, &report);
 	if (!ret)
 		ret = asc_tpipe_put_id(tp, uid, id);
-	if (ret == -EFAULT)
-		goto out;
-	if (!ret && take)
-		tp->pool[event] |= BIT_ULL(id);
-	else if (!ret)
-		tp->fetched[event] = id;
-	if (!ret)
-		asc_tpipe_state_sync_event(tp, event);
-	if (take && trace_asc_event_alloc_enabled())
-		trace_asc_event_alloc(tp->serial, asc_tpipe_caller_slot(tp),
-				      event, id, ret);
-	else if (!take && trace_asc_event_fetch_enabled())
-		trace_asc_event_fetch(tp->serial, asc_tpipe_caller_slot(tp),
-				      event, id, ret);
-out:
+	if (ret != -EFAULT)
+		asc_tpipe_handed_out(tp, event, id, take, ret);
 	asc_tpipe_unlock(tp);
 	if (unlikely(report))
 		asc_report_emit(report);
+	return ret;
+}
+
+/*
+ * One user access window, page faults disabled: read @uref into @ref and,
+ * when its flags, pad and event are good and @event has a free ID, write
+ * the lowest one to @uref->id, unless checked mode would have to look for
+ * a hand-written use of it.  No call may happen in the window.  Returns 0,
+ * -EINVAL (@ref tells bad flags or pad from a bad event), -ENOSPC,
+ * -EFAULT when @uref could not be read or written, or -EAGAIN when a
+ * hand-written use is to be looked for (nothing written).
+ */
+static int asc_ref_hand_out_nofault(struct asc_tpipe *tp,
+				    struct asc_event_ref __user *uref,
+				    struct asc_event_ref *ref)
+{
+	bool collisions = tp->checked && !tp->strict_ids;
+	u64 free, id_mask = asc_tpipe_id_mask(tp);
+
+	if (!user_access_begin(uref, sizeof(*uref)))
+		return -EFAULT;
+	unsafe_get_user(ref->event, &uref->event, fault);
+	unsafe_get_user(ref->flags, &uref->flags, fault);
+	unsafe_get_user(ref->pad, &uref->pad, fault);
+	if (ref->flags || ref->pad || ref->event >= ASC_EVENT_NR_HARD_EVENTS) {
+		user_access_end();
+		return -EINVAL;
+	}
+	free = ~tp->pool[ref->event] & id_mask;
+	if (!free) {
+		user_access_end();
+		return -ENOSPC;
+	}
+	ref->id = __ffs64(free);
+	if (collisions && asc_tpipe_handwritten_maybe(tp, ref->event, ref->id)) {
+		user_access_end();
+		return -EAGAIN;
+	}
+	unsafe_put_user(ref->id, &uref->id, fault);
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
+/**
+ * asc_tpipe_hand_out_user() - ALLOC_ID or FETCH_ID in one user access.
+ * @tp: TPipe.
+ * @uref: the caller's struct asc_event_ref.
+ * @take: ALLOC_ID, else FETCH_ID.
+ *
+ * The reference is read and the ID written in one user access window,
+ * under the lock with page faults disabled, where the general way
+ * (copy_from_user(), then asc_tpipe_alloc_id() or asc_tpipe_fetch_id())
+ * opens two.  That is possible only when no check needs a call between
+ * the read and the write: when checked mode does not look for collisions
+ * with hand-written code, or asc_tpipe_handwritten_maybe() rules out a
+ * use of the ID.
+ *
+ * Return: what the general way returns, -%EINVAL also for flags or pad
+ * not zero; or -%EAGAIN, with nothing changed and nothing traced, when
+ * @uref is not in memory, a fault is injected or a hand-written use is to
+ * be looked for: the caller then takes the general way.
+ */
+int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
+			    struct asc_event_ref __user *uref, bool take)
+{
+	struct asc_event_ref ref;
+	int ret;
+
+	asc_tpipe_lock(tp);
+	if (should_fail_usercopy()) {
+		asc_tpipe_unlock(tp);
+		return -EAGAIN;
+	}
+	pagefault_disable();
+	ret = asc_ref_hand_out_nofault(tp, uref, &ref);
+	pagefault_enable();
+	if (ret == -EFAULT || ret == -EAGAIN) {
+		asc_tpipe_unlock(tp);
+		return -EAGAIN;
+	}
+	if (ret != -EINVAL || (!ref.flags && !ref.pad))
+		asc_tpipe_handed_out(tp, ref.event, ret ? 0 : ref.id, take, ret);
+	asc_tpipe_unlock(tp);
 	return ret;
 }
 

@@ -301,6 +301,8 @@ int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 		       bool *handwritten);
 int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 		       const void *src, size_t size);
+int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
+			    struct asc_event_ref __user *uref, bool take);
 int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id,
 		    bool handwritten, struct asc_wake_list *wake);
 int asc_tpipe_wait_locked(struct asc_tpipe *tp, struct asc_waiter *w,
@@ -365,6 +367,38 @@ static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
 					   u32 event, u32 id)
 {
 	return event * tp->event_ids + id;
+}
+
+/**
+ * asc_tpipe_handwritten_maybe() - whether hand-written code may use
+ *	(@event, @id): the part of asc_tpipe_handwritten_use() that makes no
+ *	call, for a user access window.
+ * @tp: TPipe, locked.
+ * @event: HardEvent, valid.
+ * @id: event ID, valid.
+ *
+ * Return: false only when asc_tpipe_handwritten_use() would find no use:
+ * its flag not set by a hand-written set, no hand-written wait for it
+ * blocked, and no instruction issued on any pipe.
+ */
+static inline bool asc_tpipe_handwritten_maybe(struct asc_tpipe *tp,
+					       u32 event, u32 id)
+{
+	struct asc_waiter *w;
+	int s;
+
+	if (test_bit(asc_handset_bit(tp, event, id), tp->handset))
+		return true;
+	list_for_each_entry(w, asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id),
+			    hnode) {
+		if (w->handwritten)
+			return true;
+	}
+	for (s = 0; tp->queues && s < ASC_NR_PIPES; s++) {
+		if (tp->queues[s].count)
+			return true;
+	}
+	return false;
 }
 
 static inline u64 asc_waited_ns(ktime_t start)

@@ -5,6 +5,11 @@
  * alloc takes the lowest free ID, fetch reports it without taking it,
  * release gives an allocated ID back; exhaustion is -ENOSPC and changes
  * nothing; every HardEvent has a pool of its own.
+ *
+ * alloc and fetch read their reference and write the ID in one user access
+ * when they can, with page faults disabled; a reference in a page that is
+ * not mapped in yet, or that may only be read, takes the general way and
+ * must end as it always did.
  */
 #include "asc_event_test.h"
 
@@ -299,6 +304,97 @@ TEST_F_TIMEOUT(pool, concurrent_alloc_release, 60)
 	TH_LOG("%d allocations by %d threads", total, CHURN_THREADS);
 	ASSERT_RESET(self->fd, 0, 0);
 	pthread_barrier_destroy(&start);
+}
+
+/*
+ * A reference in a page of a memfd that this process has never touched:
+ * its first access faults.  Returns the mapping (@prot), or MAP_FAILED.
+ */
+static struct asc_event_ref *untouched_ref(int *memfd, const struct asc_event_ref *ref,
+					   int prot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	*memfd = syscall(SYS_memfd_create, "asc-ref", 0);
+	if (*memfd < 0 || ftruncate(*memfd, page) ||
+	    pwrite(*memfd, ref, sizeof(*ref), 0) != sizeof(*ref))
+		return MAP_FAILED;
+	p = mmap(NULL, page, prot, MAP_SHARED, *memfd, 0);
+	return p;
+}
+
+/* The ID an ALLOC_ID or FETCH_ID wrote into the memfd of untouched_ref(). */
+static __u32 id_in_memfd(int memfd)
+{
+	struct asc_event_ref ref = { .id = ~0U };
+
+	if (pread(memfd, &ref, sizeof(ref), 0) != sizeof(ref))
+		return ~0U;
+	return ref.id;
+}
+
+TEST_F(pool, alloc_into_a_page_not_mapped_in)
+{
+	const struct asc_event_ref in = { .event = EV, .id = ~0U };
+	long page = sysconf(_SC_PAGESIZE);
+	struct asc_event_ref *ref;
+	int memfd;
+
+	ref = untouched_ref(&memfd, &in, PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, ref);
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
+	ASSERT_EQ(0U, id_in_memfd(memfd));
+	munmap(ref, page);
+	close(memfd);
+
+	ref = untouched_ref(&memfd, &in, PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, ref);
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_FETCH_ID, ref));
+	ASSERT_EQ(self->ids > 1 ? 1U : ~0U, id_in_memfd(memfd));
+	munmap(ref, page);
+	close(memfd);
+	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
+}
+
+/*
+ * A reference the caller may only read: bad flags are EINVAL, as where it
+ * may write; good ones fail with EFAULT when the ID is to be written, and
+ * take nothing.  A full pool is ENOSPC: nothing is to be written.  Both
+ * with the page not mapped in yet and with it read first.
+ */
+TEST_F(pool, alloc_into_a_read_only_reference)
+{
+	const struct asc_event_ref bad = { .event = EV, .flags = 1 };
+	const struct asc_event_ref good = { .event = EV };
+	long page = sysconf(_SC_PAGESIZE);
+	struct asc_event_ref *ref;
+	int memfd, touch, i;
+
+	for (touch = 0; touch < 2; touch++) {
+		ref = untouched_ref(&memfd, &bad, PROT_READ);
+		ASSERT_NE(MAP_FAILED, ref);
+		if (touch)
+			ASSERT_EQ(1U, ((volatile struct asc_event_ref *)ref)->flags);
+		ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
+		munmap(ref, page);
+		close(memfd);
+
+		ref = untouched_ref(&memfd, &good, PROT_READ);
+		ASSERT_NE(MAP_FAILED, ref);
+		if (touch)
+			ASSERT_EQ(0U, ((volatile struct asc_event_ref *)ref)->flags);
+		ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
+		ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_FETCH_ID, ref));
+		ASSERT_EQ(0, asc_fetch(self->fd, EV)) TH_LOG("the failed ALLOC_ID took an ID");
+		for (i = 0; i < self->ids; i++)
+			ASSERT_EQ(i, asc_alloc(self->fd, EV));
+		ASSERT_EQ(-ENOSPC, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
+		for (i = 0; i < self->ids; i++)
+			ASSERT_EQ(0, asc_release(self->fd, EV, i));
+		munmap(ref, page);
+		close(memfd);
+	}
 }
 
 TEST_HARNESS_MAIN

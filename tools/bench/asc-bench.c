@@ -34,10 +34,22 @@
 
 enum { GOAL_HANDOFF, GOAL_UNCONTENDED, GOAL_IDS, GOAL_MANY, GOAL_MEMORY, NR_GOALS };
 
+/* The figures, in the order they run; -f names some of them. */
+enum { FIG_MEMORY, FIG_HANDOFF, FIG_UNCONTENDED, FIG_IDS, FIG_MANY, FIG_CORE, NR_FIGS };
+
+static const char *const figure_names[NR_FIGS] = {
+	[FIG_MEMORY] = "memory",
+	[FIG_HANDOFF] = "handoff",
+	[FIG_UNCONTENDED] = "uncontended",
+	[FIG_IDS] = "ids",
+	[FIG_MANY] = "many",
+	[FIG_CORE] = "core",
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: asc-bench [-q] [-a] [-r RUNS] [-t TPIPES] [-d DEVICE]\n"
+		"usage: asc-bench [-q] [-a] [-r RUNS] [-t TPIPES] [-d DEVICE] [-f LIST]\n"
 		"\n"
 		"Times the device against the kernel's primitives and prints each figure,\n"
 		"its baselines and their ratio, then the goals table (TAP).\n"
@@ -50,6 +62,9 @@ static void usage(FILE *f)
 		"                     (default %d)\n"
 		"  -d, --device PATH  the device node (default $ASC_EVENT_DEV, else\n"
 		"                     /dev/asc_event)\n"
+		"  -f, --figures LIST only these figures, comma-separated, of: memory,\n"
+		"                     handoff, uncontended, ids, many, core (default all;\n"
+		"                     the others are reported as skipped)\n"
 		"  -h, --help         this help\n"
 		"\n"
 		"Exit status: 0 when every figure was measured (goals met or not), 1 when\n"
@@ -93,6 +108,31 @@ static int parse_uint(const char *s, unsigned int min, unsigned int max, unsigne
 	return 0;
 }
 
+/* -f: the set of figures named in @list, as bits of 1 << FIG_*. */
+static int parse_figures(const char *list, unsigned int *mask)
+{
+	const char *p = list;
+	size_t len;
+	int i;
+
+	*mask = 0;
+	while (*p) {
+		len = strcspn(p, ",");
+		for (i = 0; i < NR_FIGS; i++) {
+			if (strlen(figure_names[i]) == len &&
+			    !strncmp(p, figure_names[i], len))
+				break;
+		}
+		if (i == NR_FIGS)
+			return -1;
+		*mask |= 1u << i;
+		p += len;
+		if (*p)
+			p++;
+	}
+	return *mask ? 0 : -1;
+}
+
 static void print_goals(const struct bench_goal *goals)
 {
 	const struct bench_goal *g;
@@ -116,6 +156,25 @@ static void print_goals(const struct bench_goal *goals)
 	}
 }
 
+static int run_figure(int fig, const struct bench_opts *opts, unsigned int test,
+		      struct bench_goal *goals)
+{
+	switch (fig) {
+	case FIG_MEMORY:
+		return bench_memory(opts, test, &goals[GOAL_MEMORY]);
+	case FIG_HANDOFF:
+		return bench_handoff(opts, test, &goals[GOAL_HANDOFF]);
+	case FIG_UNCONTENDED:
+		return bench_uncontended(opts, test, &goals[GOAL_UNCONTENDED]);
+	case FIG_IDS:
+		return bench_ids(opts, test, &goals[GOAL_IDS]);
+	case FIG_MANY:
+		return bench_many(opts, test, &goals[GOAL_MANY]);
+	default:
+		return bench_core(opts, test);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -124,6 +183,7 @@ int main(int argc, char **argv)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "tpipes", required_argument, NULL, 't' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "figures", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -140,10 +200,10 @@ int main(int argc, char **argv)
 				  " B", false },
 	};
 	struct utsname uts;
-	unsigned int test = 0;
+	unsigned int test = 0, figures = (1u << NR_FIGS) - 1;
 	int c, failed = 0;
 
-	while ((c = getopt_long(argc, argv, "qar:t:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qar:t:d:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			opts.scale = QUICK_SCALE;
@@ -171,6 +231,12 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			opts.device = optarg;
+			break;
+		case 'f':
+			if (parse_figures(optarg, &figures) < 0) {
+				fprintf(stderr, "asc-bench: bad figure list: %s\n", optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -206,12 +272,13 @@ int main(int argc, char **argv)
 	       opts.scale, opts.tpipes);
 
 	/* First, while no figure has opened many files and left slabs behind. */
-	failed |= bench_memory(&opts, ++test, &goals[GOAL_MEMORY]) < 0;
-	failed |= bench_handoff(&opts, ++test, &goals[GOAL_HANDOFF]) < 0;
-	failed |= bench_uncontended(&opts, ++test, &goals[GOAL_UNCONTENDED]) < 0;
-	failed |= bench_ids(&opts, ++test, &goals[GOAL_IDS]) < 0;
-	failed |= bench_many(&opts, ++test, &goals[GOAL_MANY]) < 0;
-	failed |= bench_core(&opts, ++test) < 0;
+	for (c = 0; c < NR_FIGS; c++) {
+		if (!(figures & (1u << c))) {
+			printf("ok %u # SKIP %s: not selected (-f)\n", ++test, figure_names[c]);
+			continue;
+		}
+		failed |= run_figure(c, &opts, ++test, goals) < 0;
+	}
 	print_goals(goals);
 	return failed ? 1 : 0;
 }
