@@ -342,14 +342,14 @@ TEST_F(pool, alloc_into_a_page_not_mapped_in)
 	int memfd;
 
 	ref = untouched_ref(&memfd, &in, PROT_READ | PROT_WRITE);
-	ASSERT_NE(MAP_FAILED, ref);
+	ASSERT_TRUE(ref != MAP_FAILED);
 	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
 	ASSERT_EQ(0U, id_in_memfd(memfd));
 	munmap(ref, page);
 	close(memfd);
 
 	ref = untouched_ref(&memfd, &in, PROT_READ | PROT_WRITE);
-	ASSERT_NE(MAP_FAILED, ref);
+	ASSERT_TRUE(ref != MAP_FAILED);
 	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_FETCH_ID, ref));
 	ASSERT_EQ(self->ids > 1 ? 1U : ~0U, id_in_memfd(memfd));
 	munmap(ref, page);
@@ -373,7 +373,7 @@ TEST_F(pool, alloc_into_a_read_only_reference)
 
 	for (touch = 0; touch < 2; touch++) {
 		ref = untouched_ref(&memfd, &bad, PROT_READ);
-		ASSERT_NE(MAP_FAILED, ref);
+		ASSERT_TRUE(ref != MAP_FAILED);
 		if (touch)
 			ASSERT_EQ(1U, ((volatile struct asc_event_ref *)ref)->flags);
 		ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
@@ -381,7 +381,7 @@ TEST_F(pool, alloc_into_a_read_only_reference)
 		close(memfd);
 
 		ref = untouched_ref(&memfd, &good, PROT_READ);
-		ASSERT_NE(MAP_FAILED, ref);
+		ASSERT_TRUE(ref != MAP_FAILED);
 		if (touch)
 			ASSERT_EQ(0U, ((volatile struct asc_event_ref *)ref)->flags);
 		ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
