@@ -448,7 +448,10 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
  * One user access window, page faults disabled: read @uref into @ref and,
  * when its flags, pad and event are good and @event has a free ID, write
  * the lowest one to @uref->id, unless checked mode would have to look for
- * a hand-written use of it.  No call may happen in the window.  Returns 0,
+ * a hand-written use of it.  No call may happen in the window, not even
+ * UBSAN's bounds check of an array subscript (the debug kernel's coverage
+ * counters keep the compiler from seeing that the index was checked): the
+ * pool is indexed through a pointer.  Returns 0,
  * -EINVAL (@ref tells bad flags or pad from a bad event), -ENOSPC,
  * -EFAULT when @uref could not be read or written, or -EAGAIN when a
  * hand-written use is to be looked for (nothing written).
@@ -459,27 +462,31 @@ static int asc_ref_hand_out_nofault(struct asc_tpipe *tp,
 {
 	bool collisions = tp->checked && !tp->strict_ids;
 	u64 free, id_mask = asc_tpipe_id_mask(tp);
+	const u64 *pool = tp->pool;
+	u32 event, id;
 
 	if (!user_access_begin(uref, sizeof(*uref)))
 		return -EFAULT;
-	unsafe_get_user(ref->event, &uref->event, fault);
+	unsafe_get_user(event, &uref->event, fault);
 	unsafe_get_user(ref->flags, &uref->flags, fault);
 	unsafe_get_user(ref->pad, &uref->pad, fault);
-	if (ref->flags || ref->pad || ref->event >= ASC_EVENT_NR_HARD_EVENTS) {
+	ref->event = event;
+	if (ref->flags || ref->pad || event >= ASC_EVENT_NR_HARD_EVENTS) {
 		user_access_end();
 		return -EINVAL;
 	}
-	free = ~tp->pool[ref->event] & id_mask;
+	free = ~pool[event] & id_mask;
 	if (!free) {
 		user_access_end();
 		return -ENOSPC;
 	}
-	ref->id = __ffs64(free);
-	if (collisions && asc_tpipe_handwritten_maybe(tp, ref->event, ref->id)) {
+	id = __ffs64(free);
+	ref->id = id;
+	if (collisions && asc_tpipe_handwritten_maybe(tp, event, id)) {
 		user_access_end();
 		return -EAGAIN;
 	}
-	unsafe_put_user(ref->id, &uref->id, fault);
+	unsafe_put_user(id, &uref->id, fault);
 	user_access_end();
 	return 0;
 fault:
@@ -502,9 +509,11 @@ fault:
  * use of the ID.
  *
  * Return: what the general way returns, -%EINVAL also for flags or pad
- * not zero; or -%EAGAIN, with nothing changed and nothing traced, when
- * @uref is not in memory, a fault is injected or a hand-written use is to
- * be looked for: the caller then takes the general way.
+ * not zero, -%EFAULT with nothing changed when a user-copy fault is
+ * injected (fail_usercopy: the general way's copy in would fail so); or
+ * -%EAGAIN, with nothing changed and nothing traced, when @uref is not in
+ * memory or a hand-written use is to be looked for: the caller then takes
+ * the general way.
  */
 int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
 			    struct asc_event_ref __user *uref, bool take)
@@ -512,11 +521,9 @@ int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
 	struct asc_event_ref ref;
 	int ret;
 
+	if (should_fail_usercopy())
+		return -EFAULT;
 	asc_tpipe_lock(tp);
-	if (should_fail_usercopy()) {
-		asc_tpipe_unlock(tp);
-		return -EAGAIN;
-	}
 	pagefault_disable();
 	ret = asc_ref_hand_out_nofault(tp, uref, &ref);
 	pagefault_enable();

@@ -341,6 +341,10 @@ struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
  * @event: HardEvent, or cross-core flag ID; 0 for SyncAll.
  * @id: event ID; 0 unless @kind is %ASC_WAIT_FLAG.
  *
+ * Indexed through a pointer: asc_tpipe_handwritten_maybe() runs it in a
+ * user access window, where UBSAN's bounds check of a subscript would be
+ * a call.
+ *
  * Return: the bucket's list head.
  */
 static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
@@ -348,7 +352,7 @@ static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
 {
 	u32 key = (u32)kind << 16 | event << 6 | id;
 
-	return &tp->waiter_hash[hash_32(key, ASC_WAITER_HASH_BITS)];
+	return tp->waiter_hash + hash_32(key, ASC_WAITER_HASH_BITS);
 }
 
 /**
@@ -377,23 +381,23 @@ static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
  * @event: HardEvent, valid.
  * @id: event ID, valid.
  *
+ * Only loads and compares of integers and pointers: in the window even a
+ * load of a bool is a call, in UBSAN's check of its value.  So any waiter
+ * in the bucket of (@event, @id) counts, hand-written or not.
+ *
  * Return: false only when asc_tpipe_handwritten_use() would find no use:
- * its flag not set by a hand-written set, no hand-written wait for it
- * blocked, and no instruction issued on any pipe.
+ * its flag not set by a hand-written set, no wait in its bucket of the
+ * waiter hash, and no instruction issued on any pipe.
  */
 static inline bool asc_tpipe_handwritten_maybe(struct asc_tpipe *tp,
 					       u32 event, u32 id)
 {
-	struct asc_waiter *w;
 	int s;
 
 	if (test_bit(asc_handset_bit(tp, event, id), tp->handset))
 		return true;
-	list_for_each_entry(w, asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id),
-			    hnode) {
-		if (w->handwritten)
-			return true;
-	}
+	if (!list_empty(asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id)))
+		return true;
 	for (s = 0; tp->queues && s < ASC_NR_PIPES; s++) {
 		if (tp->queues[s].count)
 			return true;
