@@ -14,7 +14,7 @@
 #   make install-dkms  the same, the module through DKMS for every kernel
 #   make uninstall     removes what either installed
 #
-# KERNEL picks the test kernel the module is built for (see tools/asc-vm
+# KERNEL picks the test kernel the module is built for (see tools/testing/asc-vm
 # --help); on a real machine, `make module KERNEL_RELEASE=$(uname -r)`.
 # All output goes to build/.
 
@@ -26,10 +26,10 @@ VERSION := 0.3.0
 ifeq ($(origin KERNEL_RELEASE),undefined)
 # Asked of the runner once, when first needed (each answer costs a Python
 # start): targets that need no kernel never ask.
-KERNEL_RELEASE = $(eval KERNEL_RELEASE := $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) \
+KERNEL_RELEASE = $(eval KERNEL_RELEASE := $(shell $(TOP)/tools/testing/asc-vm --kernel $(KERNEL) \
 	--print-release))$(KERNEL_RELEASE)
 ifeq ($(origin KDIR),undefined)
-KDIR = $(eval KDIR := $(shell $(TOP)/tools/asc-vm --kernel $(KERNEL) --print-kdir))$(KDIR)
+KDIR = $(eval KDIR := $(shell $(TOP)/tools/testing/asc-vm --kernel $(KERNEL) --print-kdir))$(KDIR)
 endif
 else
 KDIR ?= /lib/modules/$(KERNEL_RELEASE)/build
@@ -42,10 +42,10 @@ MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 all: module lib tools selftests man
 
 deps:
-	@$(TOP)/tools/asc-install-deps
+	@$(TOP)/tools/scripts/asc-install-deps
 
 deps-all:
-	@$(TOP)/tools/asc-install-deps --all
+	@$(TOP)/tools/scripts/asc-install-deps --all
 
 # Kbuild builds an external module next to its sources; give it a directory
 # of links per kernel release so that build/ holds every object.  Builds for
@@ -147,24 +147,24 @@ uninstall:
 	done
 
 check: deps
-	@$(TOP)/tools/asc-check
+	@$(TOP)/tools/testing/asc-check
 
 check-all: deps-all
-	@$(TOP)/tools/asc-check --all
+	@$(TOP)/tools/testing/asc-check --all
 
-# Each mutant of tools/mutants.txt, a small bug put into a copy of the
+# Each mutant of tools/testing/mutants.txt, a small bug put into a copy of the
 # driver, must make a selftest fail (Documentation/reliability.rst); not
 # part of check or check-all.  MUTATE_ARGS passes options, such as
 # MUTATE_ARGS="-k -j2" or a mutant's name.
 mutate: deps
-	@$(TOP)/tools/asc-mutate --kernel $(KERNEL) $(MUTATE_ARGS)
+	@$(TOP)/tools/testing/asc-mutate --kernel $(KERNEL) $(MUTATE_ARGS)
 
 # The KCSAN lane alone (Documentation/reliability.rst): the kcsan kernel is
 # built first when it is not (some 11 minutes on two idle cores), then the
 # data-race tests run on it.  Not part of check-all, whose CI time it would
 # take past 45 minutes; ASC_CHECK_KCSAN=1 make check-all runs it there too.
 check-kcsan: deps-all lib tools selftests
-	@$(TOP)/tools/asc-vm --kernel kcsan --timeout 900 -- $(TOP)/tools/asc-check-kcsan-guest
+	@$(TOP)/tools/testing/asc-vm --kernel kcsan --timeout 900 -- $(TOP)/tools/testing/asc-check-kcsan-guest
 
 # The benchmark of Documentation/performance.rst in a guest, after the
 # commit it measures; not part of check or check-all (which run it only
@@ -176,14 +176,14 @@ bench: deps
 		$(BUILD)/tools/asc-bench
 	@echo "# commit $$(git -C $(TOP) rev-parse --short HEAD)$$(git -C $(TOP) diff --quiet HEAD || \
 		echo ' with changes not committed')"
-	$(TOP)/tools/asc-vm --kernel $(KERNEL) -- $(BUILD)/tools/asc-bench $(BENCH_ARGS)
+	$(TOP)/tools/testing/asc-vm --kernel $(KERNEL) -- $(BUILD)/tools/asc-bench $(BENCH_ARGS)
 
 # The demo, then the demo again under `ascctl trace` (8 tiles, so that the
 # picture stays readable): its timeline lands in build/timeline/.
 run: deps
 	@$(MAKE) --no-print-directory all
 	@rm -f $(BUILD)/timeline/vadd.json $(BUILD)/timeline/vadd.svg
-	$(TOP)/tools/asc-vm --kernel $(KERNEL) --output $(BUILD)/timeline -- sh -c \
+	$(TOP)/tools/testing/asc-vm --kernel $(KERNEL) --output $(BUILD)/timeline -- sh -c \
 		'$(BUILD)/tools/asc-vadd && $(BUILD)/tools/ascctl trace \
 		 -o "$$ASC_VM_SCRATCH/vadd" -- $(BUILD)/tools/asc-vadd -q -n 256k'
 	@echo "timeline: $(BUILD)/timeline/vadd.json (open in https://ui.perfetto.dev)"

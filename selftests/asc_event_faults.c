@@ -56,7 +56,7 @@
  * ioctl that fails changes nothing: an ALLOC_ID takes no ID, a RESET
  * resets nothing).  After every injected fault the device
  * must still work: a fresh open allocates, sets, waits and resets.  Leaks
- * are the business of the kmemleak scan that tools/asc-vm runs on the debug
+ * are the business of the kmemleak scan that tools/testing/asc-vm runs on the debug
  * kernel after the command.
  *
  * The TPipe the ioctl sweeps use, and the ones the close() sweep tears

@@ -7,7 +7,7 @@
  * event_ids - 1 works.  Run it under a module loaded with event_ids=4 and
  * ASC_EXPECT_EVENT_IDS=4 in the environment to check the 4-ID chips:
  *
- *   tools/asc-vm --module-args event_ids=4 -- \
+ *   tools/testing/asc-vm --module-args event_ids=4 -- \
  *           env ASC_EXPECT_EVENT_IDS=4 selftests/run-tests asc_event_ids
  */
 #include "asc_event_test.h"

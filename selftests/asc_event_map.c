@@ -693,7 +693,7 @@ static void *toggle_tracing(void *arg)
  * page and the ioctls, on every CPU of the machine: nothing is lost, and
  * the module's page counts no tracepoint at the end.  (On a QEMU whose
  * multi-threaded TCG keeps stale translations, this stops a guest of two
- * vCPUs within seconds: tools/ascvm/machine.py.)
+ * vCPUs within seconds: tools/testing/ascvm/machine.py.)
  */
 TEST_F_TIMEOUT(map, handoff_while_tracepoints_toggle, 300)
 {

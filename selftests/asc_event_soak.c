@@ -100,7 +100,7 @@
  * (no device, or no access to it).
  *
  * Not in the default selftest list (it runs for seconds): run it directly,
- * e.g. tools/asc-vm -- build/selftests/asc_event_soak -s 10.
+ * e.g. tools/testing/asc-vm -- build/selftests/asc_event_soak -s 10.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -10,7 +10,7 @@
  * checked mode (the default) refuses hand-written IDs.
  *
  * $ASC_STRESS_PERCENT (1 to 100, default 100) runs that per cent of the
- * rounds: the KCSAN lane (tools/asc-check-kcsan-guest) runs these tests on
+ * rounds: the KCSAN lane (tools/testing/asc-check-kcsan-guest) runs these tests on
  * a guest where a round takes some milliseconds.
  */
 #include "asc_event_test.h"

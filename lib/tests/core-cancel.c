@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * asc_core_cancel() on the device, in the test guest
- * (tools/asc-check-guest).  Needs /dev/asc_event with launches; skips
+ * (tools/testing/asc-check-guest).  Needs /dev/asc_event with launches; skips
  * without it.
  *
  * - A scalar blocked in wait_flag on S (its V still busy) is cancelled

@@ -2,7 +2,7 @@
 /*
  * The core runtime on the device: kernels written as one instruction
  * stream, as on the chip, run by asc_core_run() in the test guest
- * (tools/asc-check-guest).  Needs /dev/asc_event; skips without it.
+ * (tools/testing/asc-check-guest).  Needs /dev/asc_event; skips without it.
  *
  * - The seed's examples pass in checked and in strict mode: a V work item
  *   tells S through an allocated V_S ID, three times in a row; pyasc's vadd,

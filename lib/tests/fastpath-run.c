@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libasc's mapped fast path on the device, in the test guest
- * (tools/asc-check-guest).  Needs /dev/asc_event; skips without it.
+ * (tools/testing/asc-check-guest).  Needs /dev/asc_event; skips without it.
  *
  * - The path taken: with the fast path on, a bound thread's uncontended
  *   set+wait pairs are no ioctl and count in fast_ops; with

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The software sync over a workspace in global memory (lib/gmsync.c) on
- * launches of several cores, on the device (tools/asc-check-guest); skips
+ * launches of several cores, on the device (tools/testing/asc-check-guest); skips
  * without it.
  *
  * - IBSet / IBWait hand values around a ring of cores: each reads what

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Multi-core launches of the core runtime on the device: asc_launch_run()
- * in the test guest (tools/asc-check-guest).  Needs /dev/asc_event with
+ * in the test guest (tools/testing/asc-check-guest).  Needs /dev/asc_event with
  * launches; skips without them.
  *
  * - Every core of each kind learns who it is, as Ascend C tells it.

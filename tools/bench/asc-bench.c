@@ -11,7 +11,7 @@
  * measured, 1 when one was not, 2 on a usage error.
  *
  * Run it in the test guest with `make bench`, or
- * tools/asc-vm -- build/tools/asc-bench [--quick].
+ * tools/testing/asc-vm -- build/tools/asc-bench [--quick].
  */
 #define _GNU_SOURCE
 #include <errno.h>
