@@ -16,7 +16,7 @@
  * ASC_EVENT_QUEUE_DEPTH tickets): the scalar waits for room when it is
  * full.
  *
- * Every instruction goes to the missing-sync detector (hb.c) before its
+ * Every instruction goes to the missing-sync detector (race.c) before its
  * pipe gets it, and wherever the scalar must wait for a pipe (a wait on
  * S, a full queue, a drain) the detector first says whether the pipe can
  * get there; when it cannot, the run fails with EDEADLK instead of
@@ -52,7 +52,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "hb.h"
+#include "race.h"
 
 static const int core_lane_pipe[CORE_LANES] = {
 	ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1, ASC_PIPE_MTE2,
@@ -121,10 +121,10 @@ int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
 }
 
 /* The detector failed: its errno and report. */
-int asc_core_hb_fail(struct asc_core *c, const char *what)
+int asc_core_race_fail(struct asc_core *c, const char *what)
 {
 	int err = errno;
-	char *text = asc_hb_take_report(c->hb);
+	char *text = asc_race_take_report(c->race);
 
 	if (!text)
 		return asc_core_call_fail(c, err, "%s", what);
@@ -358,8 +358,8 @@ int asc_core_room(struct asc_core *c, int lane, bool ticket)
 	size_t items;
 	char when[96];
 
-	done = asc_hb_done(c->hb, l->pipe_id);
-	issued = asc_hb_issued(c->hb, l->pipe_id);
+	done = asc_race_done(c->race, l->pipe_id);
+	issued = asc_race_issued(c->race, l->pipe_id);
 	pthread_mutex_lock(c->lock);
 	/* The tickets the detector has not run are the newest of the ring. */
 	for (k = 0; k < l->tk_count &&
@@ -371,8 +371,8 @@ int asc_core_room(struct asc_core *c, int lane, bool ticket)
 		pthread_mutex_unlock(c->lock);
 		snprintf(when, sizeof(when), "when the queue of %s is full (#%lu)",
 			 core_pipe_name(l->pipe_id), c->seq);
-		asc_hb_reach(c->hb, l->pipe_id, done + 1, when);
-		return asc_core_hb_fail(c, when);
+		asc_race_reach(c->race, l->pipe_id, done + 1, when);
+		return asc_core_race_fail(c, when);
 	}
 	if (l->qlen + l->busy < CORE_QUEUE_MAX &&
 	    (!ticket || l->tk_count < ASC_EVENT_QUEUE_DEPTH)) {
@@ -483,9 +483,9 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 				      "no function" : "a bad access");
 	if (lane != CORE_S && asc_core_room(c, lane, false))
 		return -1;
-	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, acc, nacc);
+	pos = asc_race_work(c->race, pipe_id, it.seq, what, acc, nacc);
 	if (pos < 0)
-		return asc_core_hb_fail(c, "the detector");
+		return asc_core_race_fail(c, "the detector");
 	if (c->marker.fd >= 0)
 		it.name = asc_marker_name(what);
 	if (lane == CORE_S) {
@@ -520,8 +520,8 @@ static int core_flag(struct asc_core *c, bool set, int event, int id)
 	lane = asc_core_lane_of(pipe_id);
 
 	if (lane == CORE_S) {
-		if (asc_hb_flag(c->hb, set, it.seq, event, id) < 0)
-			return asc_core_hb_fail(c, op);
+		if (asc_race_flag(c->race, set, it.seq, event, id) < 0)
+			return asc_core_race_fail(c, op);
 		err = set ? core_set_s(c, event, id) :
 			    core_wait_s(c, event, id);
 		if (err)
@@ -537,9 +537,9 @@ static int core_flag(struct asc_core *c, bool set, int event, int id)
 		return asc_core_call_fail(c, errno, "#%lu %s(%s, %d) issued to %s",
 				      it.seq, op, asc_hard_event_name(event),
 				      id, core_pipe_name(pipe_id));
-	pos = asc_hb_flag(c->hb, set, it.seq, event, id);
+	pos = asc_race_flag(c->race, set, it.seq, event, id);
 	if (pos < 0)
-		return asc_core_hb_fail(c, op);
+		return asc_core_race_fail(c, op);
 	return asc_core_enqueue(c, lane, &it, pos);
 }
 
@@ -556,8 +556,8 @@ ASC_API int asc_core_wait_flag(struct asc_core *c, int event, int id)
 /* The scalar waits for every pipe to run everything: @when for the report. */
 static int core_drain_checked(struct asc_core *c, const char *when)
 {
-	if (asc_hb_drain(c->hb, when))
-		return asc_core_hb_fail(c, when);
+	if (asc_race_drain(c->race, when))
+		return asc_core_race_fail(c, when);
 	return core_drain(c);
 }
 
@@ -568,8 +568,8 @@ ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
 	if (asc_core_enter(c))
 		return -1;
 	if (pipe_id == ASC_PIPE_ALL) {
-		if (asc_hb_barrier(c->hb, pipe_id, c->seq) < 0)
-			return asc_core_hb_fail(c, "pipe_barrier(ALL)");
+		if (asc_race_barrier(c->race, pipe_id, c->seq) < 0)
+			return asc_core_race_fail(c, "pipe_barrier(ALL)");
 		return core_drain(c);
 	}
 	lane = asc_core_lane_of(pipe_id);
@@ -580,8 +580,8 @@ ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
 		return asc_core_call_fail(c, EINVAL,
 				      "#%lu pipe_barrier(S): not supported, a hardware error on the chip",
 				      c->seq);
-	if (asc_hb_barrier(c->hb, pipe_id, c->seq) < 0)
-		return asc_core_hb_fail(c, "pipe_barrier");
+	if (asc_race_barrier(c->race, pipe_id, c->seq) < 0)
+		return asc_core_race_fail(c, "pipe_barrier");
 	return 0;
 }
 
@@ -605,7 +605,7 @@ static int core_id_query(struct asc_core *c, bool alloc, int event)
 	asc_report_add(&text, "error: #%lu %s(%s) on S: %s", c->seq, op,
 		       asc_hard_event_name(event), strerror(err));
 	if (err == EADDRINUSE)
-		asc_hb_uses(c->hb, event, &text);
+		asc_race_uses(c->race, event, &text);
 	asc_core_fail(c, err, asc_report_take(&text));
 	errno = core_error(c);
 	return -1;
@@ -645,8 +645,8 @@ ASC_API int asc_core_reset(struct asc_core *c)
 	snprintf(before, sizeof(before), "before reset (#%lu)", c->seq);
 	if (core_drain_checked(c, when))
 		return -1;
-	if (asc_hb_leftovers(c->hb, before))
-		return asc_core_hb_fail(c, before);
+	if (asc_race_leftovers(c->race, before))
+		return asc_core_race_fail(c, before);
 	if (asc_pipe_reset(c->pipe) < 0)
 		return asc_core_call_fail(c, errno, "#%lu reset on S", c->seq);
 	return 0;
@@ -672,8 +672,8 @@ struct asc_core *asc_core_new(void)
 
 	if (!c)
 		return NULL;
-	c->hb = asc_hb_new();
-	if (!c->hb) {
+	c->race = asc_race_new();
+	if (!c->race) {
 		free(c);
 		return NULL;
 	}
@@ -728,7 +728,7 @@ void asc_core_destroy(struct asc_core *c)
 		pthread_cond_destroy(&c->lane[i].wake);
 		free(c->lane[i].q);
 	}
-	asc_hb_free(c->hb);
+	asc_race_free(c->race);
 	pthread_cond_destroy(&c->progress);
 	pthread_mutex_destroy(&c->own_lock);
 	free(c->flag_sets);
@@ -774,8 +774,8 @@ void asc_core_finish(struct asc_core *c)
 		return;
 	if (core_drain_checked(c, end))
 		return;
-	if (asc_hb_leftovers(c->hb, "by the end of the kernel"))
-		asc_core_hb_fail(c, end);
+	if (asc_race_leftovers(c->race, "by the end of the kernel"))
+		asc_core_race_fail(c, end);
 }
 
 /*

@@ -31,7 +31,7 @@ struct asc_launch;
  * What a queued instruction is: work, a set or wait issued to the driver
  * (a ticket), a cross-core set or wait of a launch (launch.c), or a set
  * or wait of the software sync over a workspace in global memory
- * (gmsync.c).
+ * (workspace_sync.c).
  */
 enum core_kind {
 	CORE_WORK,
@@ -118,7 +118,7 @@ struct core_lane {
  * struct asc_core - one emulated AI core running one kernel.
  * @pipe: the TPipe.
  * @scalar: the thread running the kernel, bound to S.
- * @hb: the missing-sync detector.
+ * @race: the missing-sync detector.
  * @seq: instructions the scalar has issued, this one included.
  * @lock: protects what the comment at the top says.
  * @progress: the scalar waits here for the pipes.
@@ -155,12 +155,12 @@ struct core_lane {
  * @cross_count: the core's cross-core flag counters, as the driver's.
  * @cross_issued: sets the core issued per mode and flag not yet counted.
  * @gm_waits: the software sync's waits the scalar issued per counter
- *	(gmsync.c), @n_gm_waits counters.
+ *	(workspace_sync.c), @n_gm_waits counters.
  */
 struct asc_core {
 	struct asc_pipe *pipe;
 	pthread_t scalar;
-	struct asc_hb *hb;
+	struct asc_race *race;
 	unsigned long seq;
 	pthread_mutex_t *lock;
 	pthread_cond_t progress;
@@ -209,24 +209,24 @@ void asc_core_fail(struct asc_core *c, int err, char *text);
 int asc_core_enter(struct asc_core *c);
 int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int asc_core_hb_fail(struct asc_core *c, const char *what);
+int asc_core_race_fail(struct asc_core *c, const char *what);
 int asc_core_room(struct asc_core *c, int lane, bool ticket);
 int asc_core_enqueue(struct asc_core *c, int lane, const struct core_item *it,
 		     uint32_t pos);
 int asc_core_lane_of(int pipe_id);
 
-/* launch.c, for core.c and gmsync.c: see there. */
+/* launch.c, for core.c and workspace_sync.c: see there. */
 void asc_launch_core_failed(struct asc_core *c);
 void asc_launch_check(struct asc_launch *l);
 void asc_launch_lane_run(struct asc_core *c, struct core_lane *l,
 			 const struct core_item *it);
-struct asc_xhb *asc_launch_xhb(struct asc_launch *l);
+struct asc_xrace *asc_launch_xrace(struct asc_launch *l);
 
-/* gmsync.c, for launch.c: see there. */
-void asc_gmsync_lane_run(struct asc_core *c, struct core_lane *ln,
+/* workspace_sync.c, for launch.c: see there. */
+void asc_wsync_lane_run(struct asc_core *c, struct core_lane *ln,
 			 const struct core_item *it);
-bool asc_gmsync_stuck(const struct core_lane *ln);
-void asc_gmsync_report(const struct core_lane *ln, const char *name,
+bool asc_wsync_stuck(const struct core_lane *ln);
+void asc_wsync_report(const struct core_lane *ln, const char *name,
 		       struct asc_report *r);
 
 #endif /* __LIBASC_CORE_H__ */

@@ -42,8 +42,8 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "hb.h"
-#include "xhb.h"
+#include "race.h"
+#include "race_launch.h"
 
 #define LAUNCH_MODES		3
 #define LAUNCH_TICK_NS		(100 * 1000 * 1000L)
@@ -69,7 +69,7 @@
  *	([0]), of the AIVs only ([1], mix launches).
  * @sync_round: SyncAll rounds completed, as @sync_arrived.
  * @sync_arrived_aivs: the AIVs among @sync_arrived[0] (mix launches).
- * @xhb: the cross-core missing-sync detector; NULL unchecked.
+ * @xrace: the cross-core missing-sync detector; NULL unchecked.
  */
 struct asc_launch {
 	pthread_mutex_t lock;
@@ -90,7 +90,7 @@ struct asc_launch {
 	unsigned int sync_arrived[2];
 	unsigned long sync_round[2];
 	unsigned int sync_arrived_aivs;
-	struct asc_xhb *xhb;
+	struct asc_xrace *xrace;
 };
 
 /* Cores @first..@last of a launch that issue a set, or get one. */
@@ -144,9 +144,9 @@ static void launch_set_group(const struct asc_launch *l,
 			     struct launch_range *group,
 			     struct launch_range *targets)
 {
-	struct asc_xhb_range g = { 0, 0 }, t = { 0, 0 };
+	struct asc_xrace_range g = { 0, 0 }, t = { 0, 0 };
 
-	asc_xhb_set_group(l->kind, l->block_dim, c->index, mode, &g, &t);
+	asc_xrace_set_group(l->kind, l->block_dim, c->index, mode, &g, &t);
 	*group = (struct launch_range){ g.first, g.last, mode };
 	*targets = (struct launch_range){ t.first, t.last, mode };
 }
@@ -271,7 +271,7 @@ static bool launch_lane_stuck(const struct asc_launch *l,
 			      const struct core_lane *ln)
 {
 	if (ln->block == CORE_BLOCK_GM)
-		return ln->busy && asc_gmsync_stuck(ln);
+		return ln->busy && asc_wsync_stuck(ln);
 	return ln->busy && launch_wait_stuck(l, c, ln->block, ln->block_event,
 					     ln->block_id);
 }
@@ -382,7 +382,7 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 					   c->block_id, &r);
 		for (k = 1; k < CORE_LANES; k++)
 			if (c->lane[k].block == CORE_BLOCK_GM)
-				asc_gmsync_report(&c->lane[k], name, &r);
+				asc_wsync_report(&c->lane[k], name, &r);
 			else if (!launch_lane_idle(&c->lane[k]))
 				launch_report_wait(l, c,
 						   asc_pipe_id_name(c->lane[k].pipe_id),
@@ -582,16 +582,16 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 		return;
 	case CORE_GM_SET:
 	case CORE_GM_WAIT:
-		asc_gmsync_lane_run(c, ln, it);
+		asc_wsync_lane_run(c, ln, it);
 		return;
 	default:
 		return;
 	}
 }
 
-struct asc_xhb *asc_launch_xhb(struct asc_launch *l)
+struct asc_xrace *asc_launch_xrace(struct asc_launch *l)
 {
-	return l->xhb;
+	return l->xrace;
 }
 
 /* Why a cross-core set of @c is refused, or NULL. */
@@ -639,18 +639,18 @@ ASC_API int asc_core_cross_set_flag(struct asc_core *c, int flag_id, int mode,
 	if (asc_core_room(c, lane, false))
 		return -1;
 	snprintf(what, sizeof(what), "cross_set_flag(%d, mode %d)", flag_id, mode);
-	if (c->launch->xhb) {
-		mark = asc_xhb_cross_set(c->launch->xhb, c->index, flag_id,
+	if (c->launch->xrace) {
+		mark = asc_xrace_cross_set(c->launch->xrace, c->index, flag_id,
 					 mode, it.seq);
 		if (mark < 0)
 			return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
 						  it.seq);
-		pos = asc_hb_mark(c->hb, pipe_id, it.seq, what, mark);
+		pos = asc_race_mark(c->race, pipe_id, it.seq, what, mark);
 	} else {
-		pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+		pos = asc_race_work(c->race, pipe_id, it.seq, what, NULL, 0);
 	}
 	if (pos < 0)
-		return asc_core_hb_fail(c, "the detector");
+		return asc_core_race_fail(c, "the detector");
 	return asc_core_enqueue(c, lane, &it, pos);
 }
 
@@ -678,10 +678,10 @@ ASC_API int asc_core_cross_wait_flag(struct asc_core *c, int flag_id,
 	if (lane != CORE_S && asc_core_room(c, lane, false))
 		return -1;
 	/* On S too: what the scalar issues after it comes after it. */
-	pos = asc_hb_work(c->hb, pipe_id, it.seq, what, NULL, 0);
+	pos = asc_race_work(c->race, pipe_id, it.seq, what, NULL, 0);
 	if (pos < 0)
-		return asc_core_hb_fail(c, "the detector");
-	if (c->launch->xhb && asc_xhb_cross_wait(c->launch->xhb, c->index,
+		return asc_core_race_fail(c, "the detector");
+	if (c->launch->xrace && asc_xrace_cross_wait(c->launch->xrace, c->index,
 						 flag_id, pipe_id, pos, it.seq))
 		return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
 					  it.seq);
@@ -721,7 +721,7 @@ static int launch_sync_all(struct asc_core *c, bool aiv_only)
 					  "#%lu %s: an AIC takes no part in the AIVs' SyncAll",
 					  c->seq, what);
 	aiv = aiv_only && l->kind == ASC_LAUNCH_MIX;
-	if (l->xhb && asc_xhb_sync_all(l->xhb, c->index, aiv, c->hb, c->seq))
+	if (l->xrace && asc_xrace_sync_all(l->xrace, c->index, aiv, c->race, c->seq))
 		return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
 					  c->seq);
 	g = launch_sync_group(l, aiv);
@@ -807,10 +807,10 @@ static void launch_attach(struct asc_core *c)
 {
 	char name[48];
 
-	if (!c->launch->xhb)
+	if (!c->launch->xrace)
 		return;
 	launch_core_name(c, name, sizeof(name));
-	asc_xhb_attach(c->launch->xhb, c->index, c->hb, name);
+	asc_xrace_attach(c->launch->xrace, c->index, c->race, name);
 }
 
 /* The scalar of a core: set up, wait for the others, run, leave. */
@@ -963,7 +963,7 @@ static void launch_free(struct asc_launch *l)
 	pthread_cond_destroy(&l->cond);
 	pthread_mutex_destroy(&l->lock);
 	free(l->report);
-	asc_xhb_free(l->xhb);
+	asc_xrace_free(l->xrace);
 	free(l);
 }
 
@@ -975,7 +975,7 @@ static void launch_check_cross(struct asc_launch *l)
 {
 	struct asc_report r = { 0 };
 
-	if (l->err || !l->xhb || !asc_xhb_check(l->xhb, &r)) {
+	if (l->err || !l->xrace || !asc_xrace_check(l->xrace, &r)) {
 		asc_report_free(&r);
 		return;
 	}
@@ -1013,8 +1013,8 @@ ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
 	l->attr = attr;
 	threads = calloc(l->ncores, sizeof(*threads));
 	if (!(attr && attr->unchecked))
-		l->xhb = asc_xhb_new(kind, block_dim);
-	if (!threads || (!(attr && attr->unchecked) && !l->xhb) ||
+		l->xrace = asc_xrace_new(kind, block_dim);
+	if (!threads || (!(attr && attr->unchecked) && !l->xrace) ||
 	    launch_open(l) || launch_add_cores(l)) {
 		err = errno;
 		free(threads);

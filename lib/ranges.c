@@ -2,7 +2,7 @@
 /*
  * struct asc_ranges: a set of address ranges [lo, hi) that answers "which
  * of them overlap this one" in logarithmic time, for the missing-sync
- * detector's record of past accesses (hb.c), which can hold one range per
+ * detector's record of past accesses (race.c), which can hold one range per
  * tile of a big buffer.
  *
  * A treap: a binary search tree on (lo, insertion order) whose nodes also

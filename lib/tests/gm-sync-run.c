@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The software sync over a workspace in global memory (lib/gmsync.c) on
+ * The software sync over a workspace in global memory (lib/workspace_sync.c) on
  * launches of several cores, on the device (tools/testing/asc-check-guest); skips
  * without it.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The cross-core detector's check after a launch (the model: xhb.c): the
+ * The cross-core detector's check after a launch (the model: race_launch.c): the
  * counts and SyncAll rounds, the global clocks joined until they settle,
  * then races between cores and counts no wait took.
  */
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xhb_model.h"
+#include "race_launch_model.h"
 
 
-static bool xhb_join(uint32_t *dst, const uint32_t *src, size_t n)
+static bool xrace_join(uint32_t *dst, const uint32_t *src, size_t n)
 {
 	bool changed = false;
 	size_t i;
@@ -27,7 +27,7 @@ static bool xhb_join(uint32_t *dst, const uint32_t *src, size_t n)
 }
 
 /* The last import of @c on @lane at or before @pos, or NULL. */
-static const struct xhb_import *xhb_last(const struct xhb_core *c, int lane,
+static const struct xrace_import *xrace_last(const struct xrace_core *c, int lane,
 					 uint32_t pos)
 {
 	size_t lo = c->lane_first[lane], hi = c->lane_first[lane + 1], mid;
@@ -46,49 +46,49 @@ static const struct xhb_import *xhb_last(const struct xhb_core *c, int lane,
  * The global clock of what core @core knows at local clock @clock, joined
  * into @g.  Return: whether @g changed.
  */
-static bool xhb_knows(const struct asc_xhb *x, unsigned int core,
+static bool xrace_knows(const struct asc_xrace *x, unsigned int core,
 		      const uint32_t *clock, uint32_t *g)
 {
-	const struct xhb_core *c = &x->cores[core];
-	const struct xhb_import *im;
+	const struct xrace_core *c = &x->cores[core];
+	const struct xrace_import *im;
 	bool changed;
 	int k;
 
-	changed = xhb_join(g + (size_t)core * XHB_C, clock, XHB_C);
-	for (k = 0; k < XHB_C; k++) {
-		im = xhb_last(c, k, clock[k]);
-		if (im && xhb_join(g, im->cum, x->width))
+	changed = xrace_join(g + (size_t)core * XRACE_C, clock, XRACE_C);
+	for (k = 0; k < XRACE_C; k++) {
+		im = xrace_last(c, k, clock[k]);
+		if (im && xrace_join(g, im->cum, x->width))
 			changed = true;
 	}
 	return changed;
 }
 
 /* What core @core at local clock @clock knows of component @comp. */
-static uint32_t xhb_knows_of(const struct asc_xhb *x, unsigned int core,
+static uint32_t xrace_knows_of(const struct asc_xrace *x, unsigned int core,
 			     const uint32_t *clock, size_t comp)
 {
-	const struct xhb_core *c = &x->cores[core];
-	const struct xhb_import *im;
+	const struct xrace_core *c = &x->cores[core];
+	const struct xrace_import *im;
 	uint32_t best = 0;
 	int k;
 
-	for (k = 0; k < XHB_C; k++) {
-		im = xhb_last(c, k, clock[k]);
+	for (k = 0; k < XRACE_C; k++) {
+		im = xrace_last(c, k, clock[k]);
 		if (im && im->cum[comp] > best)
 			best = im->cum[comp];
 	}
 	return best;
 }
 
-static uint32_t *xhb_clock_new(const struct asc_xhb *x)
+static uint32_t *xrace_clock_new(const struct asc_xrace *x)
 {
 	return calloc(x->width, sizeof(uint32_t));
 }
 
-static int xhb_count_order(const void *pa, const void *pb)
+static int xrace_count_order(const void *pa, const void *pb)
 {
-	const struct xhb_count *a = *(const struct xhb_count *const *)pa;
-	const struct xhb_count *b = *(const struct xhb_count *const *)pb;
+	const struct xrace_count *a = *(const struct xrace_count *const *)pa;
+	const struct xrace_count *b = *(const struct xrace_count *const *)pb;
 
 	if (a->round != b->round)
 		return a->round < b->round ? -1 : 1;
@@ -96,7 +96,7 @@ static int xhb_count_order(const void *pa, const void *pb)
 }
 
 /* The j-th set of (@mode, @flag) that core @c ran, or NULL. */
-static struct xhb_set *xhb_nth_set(struct xhb_core *c, int mode, int flag,
+static struct xrace_set *xrace_nth_set(struct xrace_core *c, int mode, int flag,
 				   unsigned int j)
 {
 	size_t i;
@@ -109,12 +109,12 @@ static struct xhb_set *xhb_nth_set(struct xhb_core *c, int mode, int flag,
 }
 
 /* Number the sets, make the counts, hand them to their targets. */
-static int xhb_make_counts(struct asc_xhb *x)
+static int xrace_make_counts(struct asc_xrace *x)
 {
-	unsigned int seen[XHB_MODES][XHB_FLAGS];
-	struct xhb_count *cnt, **slot;
-	struct xhb_core *c, *t;
-	struct xhb_set *s;
+	unsigned int seen[XRACE_MODES][XRACE_FLAGS];
+	struct xrace_count *cnt, **slot;
+	struct xrace_core *c, *t;
+	struct xrace_set *s;
 	unsigned int core, m, tc;
 	size_t i, n = 0, cap = 0;
 
@@ -127,7 +127,7 @@ static int xhb_make_counts(struct asc_xhb *x)
 				continue;
 			if (!s->gm)
 				s->round = seen[s->mode][s->flag]++;
-			s->g = xhb_clock_new(x);
+			s->g = xrace_clock_new(x);
 			if (!s->g)
 				return -1;
 		}
@@ -138,20 +138,20 @@ static int xhb_make_counts(struct asc_xhb *x)
 			s = &c->sets[i];
 			if (!s->ran || s->gm || s->group.first != core)
 				continue;
-			cnt = asc_xhb_grow(&x->counts, &n, &cap, sizeof(*cnt));
+			cnt = asc_xrace_grow(&x->counts, &n, &cap, sizeof(*cnt));
 			if (!cnt)
 				return -1;
-			*cnt = (struct xhb_count){
+			*cnt = (struct xrace_count){
 				.round = s->round, .mode = s->mode,
 				.nmembers = s->group.last - s->group.first + 1,
 			};
 			cnt->members = calloc(cnt->nmembers, sizeof(*cnt->members));
-			cnt->g = xhb_clock_new(x);
+			cnt->g = xrace_clock_new(x);
 			x->ncounts = ++n;
 			if (!cnt->members || !cnt->g)
 				return -1;
 			for (m = 0; m < cnt->nmembers; m++) {
-				cnt->members[m] = xhb_nth_set(&x->cores[core + m],
+				cnt->members[m] = xrace_nth_set(&x->cores[core + m],
 							      s->mode, s->flag,
 							      s->round);
 				if (!cnt->members[m])
@@ -178,11 +178,11 @@ static int xhb_make_counts(struct asc_xhb *x)
 		}
 	}
 	for (core = 0; core < x->ncores; core++)
-		for (m = 0; m < XHB_FLAGS; m++)
+		for (m = 0; m < XRACE_FLAGS; m++)
 			if (x->cores[core].ncounts[m])
 				qsort(x->cores[core].counts[m],
 				      x->cores[core].ncounts[m],
-				      sizeof(struct xhb_count *), xhb_count_order);
+				      sizeof(struct xrace_count *), xrace_count_order);
 	return 0;
 }
 
@@ -190,10 +190,10 @@ static int xhb_make_counts(struct asc_xhb *x)
  * The @n-th set (from 1) that ran of the counter at @gm: by core, then in
  * the core's order (a counter has one writer in a sound protocol).
  */
-static const struct xhb_set *xhb_nth_gm_set(const struct asc_xhb *x,
+static const struct xrace_set *xrace_nth_gm_set(const struct asc_xrace *x,
 					    const void *gm, uint32_t n)
 {
-	const struct xhb_core *c;
+	const struct xrace_core *c;
 	size_t i;
 
 	for (c = x->cores; c < x->cores + x->ncores; c++)
@@ -203,9 +203,9 @@ static const struct xhb_set *xhb_nth_gm_set(const struct asc_xhb *x,
 	return NULL;
 }
 
-static int xhb_import_order(const void *pa, const void *pb)
+static int xrace_import_order(const void *pa, const void *pb)
 {
-	const struct xhb_import *a = pa, *b = pb;
+	const struct xrace_import *a = pa, *b = pb;
 
 	if (a->lane != b->lane)
 		return a->lane - b->lane;
@@ -216,11 +216,11 @@ static int xhb_import_order(const void *pa, const void *pb)
  * The SyncAll rounds of each kind every core of its group reached (every
  * core; the AIVs of a mix launch), and their clocks.
  */
-static int xhb_make_rounds(struct asc_xhb *x)
+static int xrace_make_rounds(struct asc_xrace *x)
 {
 	size_t r, n[2] = { SIZE_MAX, SIZE_MAX }, seen[2];
 	unsigned int core, aiv0 = x->kind == ASC_LAUNCH_MIX ? x->block_dim : x->ncores;
-	struct xhb_sync *s;
+	struct xrace_sync *s;
 	int k;
 
 	for (core = 0; core < x->ncores; core++) {
@@ -228,7 +228,7 @@ static int xhb_make_rounds(struct asc_xhb *x)
 		for (r = 0; r < x->cores[core].n_syncs; r++) {
 			s = &x->cores[core].syncs[r];
 			s->round = seen[s->aiv]++;
-			s->g = xhb_clock_new(x);
+			s->g = xrace_clock_new(x);
 			if (!s->g)
 				return -1;
 		}
@@ -243,7 +243,7 @@ static int xhb_make_rounds(struct asc_xhb *x)
 		if (!x->rounds[k])
 			return -1;
 		for (r = 0; r < n[k]; r++) {
-			x->rounds[k][r] = xhb_clock_new(x);
+			x->rounds[k][r] = xrace_clock_new(x);
 			if (!x->rounds[k][r])
 				return -1;
 			x->nrounds[k] = r + 1;
@@ -253,12 +253,12 @@ static int xhb_make_rounds(struct asc_xhb *x)
 }
 
 /* The imports of core @c, by lane and position. */
-static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
+static int xrace_make_imports(struct asc_xrace *x, struct xrace_core *c)
 {
-	unsigned int taken[XHB_FLAGS] = { 0 };
-	struct xhb_import *im;
-	const struct xhb_wait *w;
-	const struct xhb_set *s;
+	unsigned int taken[XRACE_FLAGS] = { 0 };
+	struct xrace_import *im;
+	const struct xrace_wait *w;
+	const struct xrace_set *s;
 	size_t i, k;
 
 	c->imports = calloc(c->n_waits + c->n_syncs + 1, sizeof(*c->imports));
@@ -267,33 +267,33 @@ static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
 	for (i = 0; i < c->n_waits; i++) {
 		w = &c->waits[i];
 		if (w->gm) {
-			s = xhb_nth_gm_set(x, w->gm, w->count);
+			s = xrace_nth_gm_set(x, w->gm, w->count);
 			if (s)
-				c->imports[c->nimports++] = (struct xhb_import){
+				c->imports[c->nimports++] = (struct xrace_import){
 					.lane = w->lane, .pos = w->pos, .src = s->g };
 			continue;
 		}
 		k = taken[w->flag]++;
 		if (k >= c->ncounts[w->flag])
 			continue;	/* never ended: a deadlock of its own */
-		c->imports[c->nimports++] = (struct xhb_import){
+		c->imports[c->nimports++] = (struct xrace_import){
 			.lane = w->lane, .pos = w->pos,
 			.src = c->counts[w->flag][k]->g };
 	}
 	for (i = 0; i < c->n_syncs; i++)
 		if (c->syncs[i].round < x->nrounds[c->syncs[i].aiv])
-			c->imports[c->nimports++] = (struct xhb_import){
-				.lane = ASC_HB_ISSUE, .pos = c->syncs[i].pos,
+			c->imports[c->nimports++] = (struct xrace_import){
+				.lane = ASC_RACE_ISSUE, .pos = c->syncs[i].pos,
 				.src = x->rounds[c->syncs[i].aiv][c->syncs[i].round] };
-	qsort(c->imports, c->nimports, sizeof(*c->imports), xhb_import_order);
-	for (i = 0, k = 0; k <= XHB_C; k++) {
+	qsort(c->imports, c->nimports, sizeof(*c->imports), xrace_import_order);
+	for (i = 0, k = 0; k <= XRACE_C; k++) {
 		while (i < c->nimports && c->imports[i].lane < (int)k)
 			i++;
 		c->lane_first[k] = i;
 	}
 	for (i = 0; i < c->nimports; i++) {
 		im = &c->imports[i];
-		im->cum = xhb_clock_new(x);
+		im->cum = xrace_clock_new(x);
 		if (!im->cum)
 			return -1;
 	}
@@ -301,10 +301,10 @@ static int xhb_make_imports(struct asc_xhb *x, struct xhb_core *c)
 }
 
 /* One round of joins.  Return: whether a clock changed. */
-static bool xhb_propagate(struct asc_xhb *x)
+static bool xrace_propagate(struct asc_xrace *x)
 {
-	struct xhb_core *c;
-	struct xhb_count *cnt;
+	struct xrace_core *c;
+	struct xrace_count *cnt;
 	bool changed = false;
 	unsigned int core, m;
 	size_t i;
@@ -312,40 +312,40 @@ static bool xhb_propagate(struct asc_xhb *x)
 	for (i = 0; i < x->ncounts; i++) {
 		cnt = &x->counts[i];
 		for (m = 0; m < cnt->nmembers; m++)
-			xhb_join(cnt->g, cnt->members[m]->g, x->width);
+			xrace_join(cnt->g, cnt->members[m]->g, x->width);
 	}
 	for (core = 0; core < x->ncores; core++) {
 		c = &x->cores[core];
 		for (i = 0; i < c->n_syncs; i++)
 			if (c->syncs[i].round < x->nrounds[c->syncs[i].aiv])
-				xhb_join(x->rounds[c->syncs[i].aiv][c->syncs[i].round],
+				xrace_join(x->rounds[c->syncs[i].aiv][c->syncs[i].round],
 					 c->syncs[i].g, x->width);
 	}
 	for (core = 0; core < x->ncores; core++) {
 		c = &x->cores[core];
 		for (i = 0; i < c->nimports; i++) {
 			if (i > 0 && c->imports[i - 1].lane == c->imports[i].lane)
-				xhb_join(c->imports[i].cum, c->imports[i - 1].cum,
+				xrace_join(c->imports[i].cum, c->imports[i - 1].cum,
 					 x->width);
-			xhb_join(c->imports[i].cum, c->imports[i].src, x->width);
+			xrace_join(c->imports[i].cum, c->imports[i].src, x->width);
 		}
 	}
 	for (core = 0; core < x->ncores; core++) {
 		c = &x->cores[core];
 		for (i = 0; i < c->n_sets; i++)
 			if (c->sets[i].ran &&
-			    xhb_knows(x, core, c->items[c->sets[i].item].clock,
+			    xrace_knows(x, core, c->items[c->sets[i].item].clock,
 				      c->sets[i].g))
 				changed = true;
 		for (i = 0; i < c->n_syncs; i++)
-			if (xhb_knows(x, core, c->syncs[i].clock, c->syncs[i].g))
+			if (xrace_knows(x, core, c->syncs[i].clock, c->syncs[i].g))
 				changed = true;
 	}
 	return changed;
 }
 
 /* "name" [0x1000+64], or just the range for an access without a name. */
-static void xhb_range(char *buf, size_t len, const struct xhb_acc *a)
+static void xrace_range(char *buf, size_t len, const struct xrace_acc *a)
 {
 	unsigned long lo = a->range.lo, size = a->range.hi - a->range.lo;
 
@@ -355,9 +355,9 @@ static void xhb_range(char *buf, size_t len, const struct xhb_acc *a)
 		snprintf(buf, len, "[%#lx+%lu]", lo, size);
 }
 
-static const char *xhb_lane_name(int lane)
+static const char *xrace_lane_name(int lane)
 {
-	static const int pipe[XHB_C] = {
+	static const int pipe[XRACE_C] = {
 		ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1,
 		ASC_PIPE_MTE2, ASC_PIPE_MTE3, ASC_PIPE_FIX, ASC_PIPE_S,
 	};
@@ -365,64 +365,64 @@ static const char *xhb_lane_name(int lane)
 	return asc_pipe_id_name(pipe[lane]);
 }
 
-static void xhb_report_race(const struct asc_xhb *x, const struct xhb_acc *a,
-			    const struct xhb_acc *b, struct asc_report *out)
+static void xrace_report_race(const struct asc_xrace *x, const struct xrace_acc *a,
+			    const struct xrace_acc *b, struct asc_report *out)
 {
-	const struct xhb_item *ia = &x->cores[a->core].items[a->item];
-	const struct xhb_item *ib = &x->cores[b->core].items[b->item];
+	const struct xrace_item *ia = &x->cores[a->core].items[a->item];
+	const struct xrace_item *ib = &x->cores[b->core].items[b->item];
 	char first[160], second[160];
 
-	xhb_range(first, sizeof(first), a);
+	xrace_range(first, sizeof(first), a);
 	if (a->range.lo == b->range.lo && a->range.hi == b->range.hi &&
 	    (a->name == b->name || (a->name && b->name &&
 				    !strcmp(a->name, b->name))))
 		snprintf(second, sizeof(second), "it");
 	else
-		xhb_range(second, sizeof(second), b);
+		xrace_range(second, sizeof(second), b);
 	asc_report_add(out,
 		       "missing sync: %s %s %s %s (#%lu %s) and %s %s %s %s (#%lu %s): no cross-core set/wait or SyncAll orders them",
-		       x->cores[a->core].name, xhb_lane_name(a->lane),
+		       x->cores[a->core].name, xrace_lane_name(a->lane),
 		       a->write ? "writes" : "reads", first, ia->seq, ia->what,
-		       x->cores[b->core].name, xhb_lane_name(b->lane),
+		       x->cores[b->core].name, xrace_lane_name(b->lane),
 		       b->write ? "writes" : "reads", second, ib->seq, ib->what);
 }
 
 /* Does access @a happen before access @b (of another core)? */
-static bool xhb_before(const struct asc_xhb *x, const struct xhb_acc *a,
-		       const struct xhb_acc *b)
+static bool xrace_before(const struct asc_xrace *x, const struct xrace_acc *a,
+		       const struct xrace_acc *b)
 {
-	const struct xhb_item *ia = &x->cores[a->core].items[a->item];
-	const struct xhb_item *ib = &x->cores[b->core].items[b->item];
-	size_t comp = (size_t)a->core * XHB_C + a->lane;
+	const struct xrace_item *ia = &x->cores[a->core].items[a->item];
+	const struct xrace_item *ib = &x->cores[b->core].items[b->item];
+	size_t comp = (size_t)a->core * XRACE_C + a->lane;
 
-	return ia->pos <= xhb_knows_of(x, b->core, ib->clock, comp);
+	return ia->pos <= xrace_knows_of(x, b->core, ib->clock, comp);
 }
 
 /* Cores' bytes: the union of each core's accesses, in one index. */
-struct xhb_owner {
+struct xrace_owner {
 	struct asc_range range;
 	unsigned int core;
 };
 
-static int xhb_acc_by_lo(const void *pa, const void *pb)
+static int xrace_acc_by_lo(const void *pa, const void *pb)
 {
-	const struct xhb_acc *a = *(const struct xhb_acc *const *)pa;
-	const struct xhb_acc *b = *(const struct xhb_acc *const *)pb;
+	const struct xrace_acc *a = *(const struct xrace_acc *const *)pa;
+	const struct xrace_acc *b = *(const struct xrace_acc *const *)pb;
 
 	return a->range.lo < b->range.lo ? -1 : a->range.lo > b->range.lo;
 }
 
-static void xhb_owner_free(struct asc_range *r)
+static void xrace_owner_free(struct asc_range *r)
 {
 	free(r);
 }
 
-static int xhb_add_owners(struct asc_xhb *x, unsigned int core,
+static int xrace_add_owners(struct asc_xrace *x, unsigned int core,
 			  struct asc_ranges *owners)
 {
-	struct xhb_core *c = &x->cores[core];
-	struct xhb_owner *o = NULL;
-	struct xhb_acc **v;
+	struct xrace_core *c = &x->cores[core];
+	struct xrace_owner *o = NULL;
+	struct xrace_acc **v;
 	size_t i;
 
 	if (!c->n_accs)
@@ -432,7 +432,7 @@ static int xhb_add_owners(struct asc_xhb *x, unsigned int core,
 		return -1;
 	for (i = 0; i < c->n_accs; i++)
 		v[i] = &c->accs[i];
-	qsort(v, c->n_accs, sizeof(*v), xhb_acc_by_lo);
+	qsort(v, c->n_accs, sizeof(*v), xrace_acc_by_lo);
 	for (i = 0; i < c->n_accs; i++) {
 		if (o && v[i]->range.lo <= o->range.hi) {
 			if (v[i]->range.hi > o->range.hi)
@@ -456,7 +456,7 @@ static int xhb_add_owners(struct asc_xhb *x, unsigned int core,
 }
 
 /* Is any of [@lo, @hi) touched by a core other than @core? */
-static int xhb_shared(const struct asc_ranges *owners, unsigned int core,
+static int xrace_shared(const struct asc_ranges *owners, unsigned int core,
 		      const struct asc_range *r, struct asc_range_list *found)
 {
 	size_t i;
@@ -464,18 +464,18 @@ static int xhb_shared(const struct asc_ranges *owners, unsigned int core,
 	if (asc_ranges_overlap(owners, r->lo, r->hi, found))
 		return -1;
 	for (i = 0; i < found->len; i++)
-		if (((struct xhb_owner *)found->v[i])->core != core)
+		if (((struct xrace_owner *)found->v[i])->core != core)
 			return 1;
 	return 0;
 }
 
 /* Every write to shared bytes against the accesses of other cores there. */
-static int xhb_races(struct asc_xhb *x, struct asc_report *out)
+static int xrace_races(struct asc_xrace *x, struct asc_report *out)
 {
 	struct asc_ranges owners = { 0 }, all = { 0 };
 	struct asc_range_list found = { 0 };
-	const struct xhb_acc *a, *b;
-	struct xhb_core *c;
+	const struct xrace_acc *a, *b;
+	struct xrace_core *c;
 	unsigned int core;
 	size_t i, j;
 	int ret = -1, shared, races = 0;
@@ -486,7 +486,7 @@ static int xhb_races(struct asc_xhb *x, struct asc_report *out)
 			c->accs[i].core = core;
 			asc_ranges_insert(&all, &c->accs[i].range);
 		}
-		if (xhb_add_owners(x, core, &owners))
+		if (xrace_add_owners(x, core, &owners))
 			goto out;
 	}
 	for (core = 0; core < x->ncores; core++) {
@@ -495,7 +495,7 @@ static int xhb_races(struct asc_xhb *x, struct asc_report *out)
 			a = &c->accs[i];
 			if (!a->write)
 				continue;
-			shared = xhb_shared(&owners, core, &a->range, &found);
+			shared = xrace_shared(&owners, core, &a->range, &found);
 			if (shared < 0)
 				goto out;
 			if (!shared)
@@ -504,13 +504,13 @@ static int xhb_races(struct asc_xhb *x, struct asc_report *out)
 					       &found))
 				goto out;
 			for (j = 0; j < found.len; j++) {
-				b = (const struct xhb_acc *)found.v[j];
+				b = (const struct xrace_acc *)found.v[j];
 				/* Two writes: reported from the first core's. */
 				if (b->core == core || (b->write && b->core < core))
 					continue;
-				if (xhb_before(x, a, b) || xhb_before(x, b, a))
+				if (xrace_before(x, a, b) || xrace_before(x, b, a))
 					continue;
-				xhb_report_race(x, a, b, out);
+				xrace_report_race(x, a, b, out);
 				races++;
 			}
 		}
@@ -519,18 +519,18 @@ static int xhb_races(struct asc_xhb *x, struct asc_report *out)
 out:
 	/* The accesses stay the cores'; only the index goes. */
 	all.root = NULL;
-	asc_ranges_clear(&owners, xhb_owner_free);
+	asc_ranges_clear(&owners, xrace_owner_free);
 	free(found.v);
 	return ret;
 }
 
 /* Counts no wait took: a line each.  Return: how many. */
-static int xhb_leftovers(struct asc_xhb *x, struct asc_report *out)
+static int xrace_leftovers(struct asc_xrace *x, struct asc_report *out)
 {
-	const struct xhb_count *cnt;
-	const struct xhb_set *s;
-	const struct xhb_core *c;
-	unsigned int core, taken[XHB_FLAGS];
+	const struct xrace_count *cnt;
+	const struct xrace_set *s;
+	const struct xrace_core *c;
+	unsigned int core, taken[XRACE_FLAGS];
 	size_t i, k;
 	int f, n = 0;
 
@@ -540,7 +540,7 @@ static int xhb_leftovers(struct asc_xhb *x, struct asc_report *out)
 		for (i = 0; i < c->n_waits; i++)
 			if (!c->waits[i].gm)
 				taken[c->waits[i].flag]++;
-		for (f = 0; f < XHB_FLAGS; f++) {
+		for (f = 0; f < XRACE_FLAGS; f++) {
 			for (k = taken[f]; k < c->ncounts[f]; k++) {
 				cnt = c->counts[f][k];
 				s = cnt->members[cnt->nmembers - 1];
@@ -549,7 +549,7 @@ static int xhb_leftovers(struct asc_xhb *x, struct asc_report *out)
 					       f, c->name,
 					       x->cores[s->group.last].name,
 					       s->seq,
-					       xhb_lane_name(x->cores[s->group.last].items[s->item].lane),
+					       xrace_lane_name(x->cores[s->group.last].items[s->item].lane),
 					       s->mode);
 				n++;
 			}
@@ -558,7 +558,7 @@ static int xhb_leftovers(struct asc_xhb *x, struct asc_report *out)
 	return n;
 }
 
-int asc_xhb_check(struct asc_xhb *x, struct asc_report *out)
+int asc_xrace_check(struct asc_xrace *x, struct asc_report *out)
 {
 	unsigned int core;
 	int races, left;
@@ -571,17 +571,17 @@ int asc_xhb_check(struct asc_xhb *x, struct asc_report *out)
 			return -1;
 		}
 	}
-	if (xhb_make_counts(x) || xhb_make_rounds(x))
+	if (xrace_make_counts(x) || xrace_make_rounds(x))
 		goto nomem;
 	for (core = 0; core < x->ncores; core++)
-		if (xhb_make_imports(x, &x->cores[core]))
+		if (xrace_make_imports(x, &x->cores[core]))
 			goto nomem;
-	while (xhb_propagate(x))
+	while (xrace_propagate(x))
 		;
-	races = xhb_races(x, out);
+	races = xrace_races(x, out);
 	if (races < 0)
 		goto nomem;
-	left = xhb_leftovers(x, out);
+	left = xrace_leftovers(x, out);
 	if (races || left) {
 		errno = ENOLCK;
 		return -1;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the cross-core detector keeps of each core of a launch, shared by
- * xhb.c (recording, as the cores issue and their detectors run) and
- * xhb_check.c (the clocks and findings after the launch).  Not installed.
+ * race_launch.c (recording, as the cores issue and their detectors run) and
+ * race_launch_check.c (the clocks and findings after the launch).  Not installed.
  */
 #ifndef __LIBASC_XHB_MODEL_H__
 #define __LIBASC_XHB_MODEL_H__
@@ -11,27 +11,27 @@
 #include <stdint.h>
 
 #include "ranges.h"
-#include "xhb.h"
+#include "race_launch.h"
 
-#define XHB_MODES	3
-#define XHB_FLAGS	16
-#define XHB_C		ASC_HB_CLOCKS
+#define XRACE_MODES	3
+#define XRACE_FLAGS	16
+#define XRACE_C		ASC_RACE_CLOCKS
 
-/* A work item with accesses or a cross-core set, as its hb ran it. */
-struct xhb_item {
+/* A work item with accesses or a cross-core set, as its race ran it. */
+struct xrace_item {
 	int lane;
 	uint32_t pos;
 	unsigned long seq;
-	uint32_t clock[XHB_C];
+	uint32_t clock[XRACE_C];
 	char *what;
 };
 
 /* An access: bytes, of item @item of core @core. */
-struct xhb_acc {
+struct xrace_acc {
 	struct asc_range range;		/* first: in the check's index */
 	unsigned int core;
 	size_t item;
-	int lane;			/* ASC_HB_ISSUE for a load of S */
+	int lane;			/* ASC_RACE_ISSUE for a load of S */
 	bool write;
 	char *name;
 };
@@ -40,12 +40,12 @@ struct xhb_acc {
  * A cross-core set, or (@gm not NULL) a software sync's set of the
  * counter at @gm; @g is its global clock, @round its j.
  */
-struct xhb_set {
+struct xrace_set {
 	const void *gm;
 	int flag;
 	int mode;
-	struct asc_xhb_range group;
-	struct asc_xhb_range targets;
+	struct asc_xrace_range group;
+	struct asc_xrace_range targets;
 	unsigned long seq;
 	bool ran;
 	size_t item;
@@ -54,16 +54,16 @@ struct xhb_set {
 };
 
 /* The j-th count of a group: @members[i] the set of core group.first + i. */
-struct xhb_count {
+struct xrace_count {
 	unsigned int round;
 	int mode;
 	unsigned int nmembers;
-	struct xhb_set **members;
+	struct xrace_set **members;
 	uint32_t *g;
 };
 
 /* A cross-core wait, or one until the counter at @gm reached @count. */
-struct xhb_wait {
+struct xrace_wait {
 	const void *gm;
 	uint32_t count;
 	int flag;
@@ -76,17 +76,17 @@ struct xhb_wait {
  * A SyncAll: @aiv 1 for the AIVs' of a mix launch, 0 for every core's;
  * @round its number among the core's SyncAlls of that kind.
  */
-struct xhb_sync {
+struct xrace_sync {
 	int aiv;
 	size_t round;
 	uint32_t pos;
-	uint32_t clock[XHB_C];
+	uint32_t clock[XRACE_C];
 	unsigned long seq;
 	uint32_t *g;
 };
 
 /* What a wait or SyncAll brings in at (@lane, @pos); @cum the join so far. */
-struct xhb_import {
+struct xrace_import {
 	int lane;
 	uint32_t pos;
 	const uint32_t *src;
@@ -94,49 +94,49 @@ struct xhb_import {
 };
 
 /* A growing array. */
-#define XHB_VEC(type, name) type *name; size_t n_##name, cap_##name
+#define XRACE_VEC(type, name) type *name; size_t n_##name, cap_##name
 
 /*
- * struct xhb_core - what one core did.
+ * struct xrace_core - what one core did.
  * @name: for the report.
  * @err: ENOMEM while recording: the check says so.
- * @counts: per flag, the counts that land on the core (struct xhb_count
+ * @counts: per flag, the counts that land on the core (struct xrace_count
  *	pointers), @ncounts of each, in the order waits take them.
  * @imports: the waits and SyncAlls with something to bring in, by lane
  *	then position; @lane_first[k] is lane k's first, @lane_first[k + 1]
  *	its end.
  */
-struct xhb_core {
+struct xrace_core {
 	char name[48];
 	int err;
-	XHB_VEC(struct xhb_item, items);
-	XHB_VEC(struct xhb_acc, accs);
-	XHB_VEC(struct xhb_set, sets);
-	XHB_VEC(struct xhb_wait, waits);
-	XHB_VEC(struct xhb_sync, syncs);
-	struct xhb_count **counts[XHB_FLAGS];
-	size_t ncounts[XHB_FLAGS];
-	struct xhb_import *imports;
+	XRACE_VEC(struct xrace_item, items);
+	XRACE_VEC(struct xrace_acc, accs);
+	XRACE_VEC(struct xrace_set, sets);
+	XRACE_VEC(struct xrace_wait, waits);
+	XRACE_VEC(struct xrace_sync, syncs);
+	struct xrace_count **counts[XRACE_FLAGS];
+	size_t ncounts[XRACE_FLAGS];
+	struct xrace_import *imports;
 	size_t nimports;
-	size_t lane_first[XHB_C + 1];
+	size_t lane_first[XRACE_C + 1];
 };
 
 /*
- * struct asc_xhb - the detector of a launch.
- * @ncores: cores; @width: components of a global clock, XHB_C each.
+ * struct asc_xrace - the detector of a launch.
+ * @ncores: cores; @width: components of a global clock, XRACE_C each.
  * @cores: what each did, by the driver's numbering.
  * @counts: every count, @ncounts of them.
- * @rounds: per kind of SyncAll (@aiv of struct xhb_sync), per round
+ * @rounds: per kind of SyncAll (@aiv of struct xrace_sync), per round
  *	completed by every core of the kind's group, its clock; @nrounds of
  *	them.
  */
-struct asc_xhb {
+struct asc_xrace {
 	int kind;
 	unsigned int block_dim;
 	unsigned int ncores;
 	size_t width;
-	struct xhb_core *cores;
-	struct xhb_count *counts;
+	struct xrace_core *cores;
+	struct xrace_count *counts;
 	size_t ncounts;
 	uint32_t **rounds[2];
 	size_t nrounds[2];
@@ -145,12 +145,12 @@ struct asc_xhb {
 /*
  * Make room for one more in a growing array (@pv points to its pointer,
  * @n its length, @cap its room, @size its elements'): the slot, or NULL
- * when out of memory.  XHB_PUSH(core, name) for a XHB_VEC of a core.
+ * when out of memory.  XRACE_PUSH(core, name) for a XRACE_VEC of a core.
  */
-void *asc_xhb_grow(void *pv, size_t *n, size_t *cap, size_t size);
+void *asc_xrace_grow(void *pv, size_t *n, size_t *cap, size_t size);
 
-#define XHB_PUSH(core, name) \
-	((typeof((core)->name))asc_xhb_grow(&(core)->name, &(core)->n_##name, \
+#define XRACE_PUSH(core, name) \
+	((typeof((core)->name))asc_xrace_grow(&(core)->name, &(core)->n_##name, \
 					&(core)->cap_##name, \
 					sizeof(*(core)->name)))
 

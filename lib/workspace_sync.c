@@ -16,10 +16,10 @@
  * the scalar as it issues: the n-th wait of a core for one counter waits
  * for n sets, so counters only grow and need no reset.
  *
- * Both detectors see the protocol as sync: each core's (hb.c) sees a set
+ * Both detectors see the protocol as sync: each core's (race.c) sees a set
  * and a wait as instructions of MTE3 and MTE2 (the counters themselves
  * are not declared accesses: their races are the protocol), the
- * cross-core one (xhb.c) as a set publishing its clock and a wait joining
+ * cross-core one (race_launch.c) as a set publishing its clock and a wait joining
  * the clock of the set it waited for.  IBSet and SyncAll begin with
  * pipe_barrier(PIPE_ALL), IBWait and SyncAll end with one, so that
  * everything before the set on any pipe is ordered before everything
@@ -32,8 +32,8 @@
 #include <time.h>
 
 #include "core.h"
-#include "hb.h"
-#include "xhb.h"
+#include "race.h"
+#include "race_launch.h"
 
 /* A counter every 32 bytes. */
 #define GM_SLOT_WORDS	(ASC_GM_SLOT_BYTES / sizeof(uint32_t))
@@ -77,23 +77,23 @@ static int gm_issue_set(struct asc_core *c, const char *what, uint32_t *gm)
 {
 	struct core_item it = { .kind = CORE_GM_SET, .seq = c->seq, .gm = gm,
 				.gm_n = 1 };
-	struct asc_xhb *x = asc_launch_xhb(c->launch);
+	struct asc_xrace *x = asc_launch_xrace(c->launch);
 	int lane = asc_core_lane_of(ASC_PIPE_MTE3), pos;
 	long mark;
 
 	if (asc_core_room(c, lane, false))
 		return -1;
 	if (x) {
-		mark = asc_xhb_gm_set(x, c->index, gm, it.seq);
+		mark = asc_xrace_gm_set(x, c->index, gm, it.seq);
 		if (mark < 0)
 			return asc_core_call_fail(c, errno, "#%lu %s: the cross-core detector",
 						  it.seq, what);
-		pos = asc_hb_mark(c->hb, ASC_PIPE_MTE3, it.seq, what, mark);
+		pos = asc_race_mark(c->race, ASC_PIPE_MTE3, it.seq, what, mark);
 	} else {
-		pos = asc_hb_work(c->hb, ASC_PIPE_MTE3, it.seq, what, NULL, 0);
+		pos = asc_race_work(c->race, ASC_PIPE_MTE3, it.seq, what, NULL, 0);
 	}
 	if (pos < 0)
-		return asc_core_hb_fail(c, "the detector");
+		return asc_core_race_fail(c, "the detector");
 	return asc_core_enqueue(c, lane, &it, pos);
 }
 
@@ -106,17 +106,17 @@ static int gm_issue_wait(struct asc_core *c, const char *what, uint32_t *gm,
 {
 	struct core_item it = { .kind = CORE_GM_WAIT, .seq = c->seq, .gm = gm,
 				.gm_n = n, .gm_target = target };
-	struct asc_xhb *x = asc_launch_xhb(c->launch);
+	struct asc_xrace *x = asc_launch_xrace(c->launch);
 	int lane = asc_core_lane_of(ASC_PIPE_MTE2), pos;
 	unsigned int i;
 
 	if (asc_core_room(c, lane, false))
 		return -1;
-	pos = asc_hb_work(c->hb, ASC_PIPE_MTE2, it.seq, what, NULL, 0);
+	pos = asc_race_work(c->race, ASC_PIPE_MTE2, it.seq, what, NULL, 0);
 	if (pos < 0)
-		return asc_core_hb_fail(c, "the detector");
+		return asc_core_race_fail(c, "the detector");
 	for (i = 0; x && i < n; i++)
-		if (asc_xhb_gm_wait(x, c->index, gm + i * GM_SLOT_WORDS, target,
+		if (asc_xrace_gm_wait(x, c->index, gm + i * GM_SLOT_WORDS, target,
 				    ASC_PIPE_MTE2, pos, it.seq))
 			return asc_core_call_fail(c, errno, "#%lu %s: the cross-core detector",
 						  it.seq, what);
@@ -234,7 +234,7 @@ static bool gm_reached(const struct core_item *it)
 }
 
 /* A pipe of a core of a launch runs a set or a wait (launch.c). */
-void asc_gmsync_lane_run(struct asc_core *c, struct core_lane *ln,
+void asc_wsync_lane_run(struct asc_core *c, struct core_lane *ln,
 			 const struct core_item *it)
 {
 	struct timespec t;
@@ -264,13 +264,13 @@ void asc_gmsync_lane_run(struct asc_core *c, struct core_lane *ln,
 }
 
 /* Under the lock: @ln waits for counters that are short. */
-bool asc_gmsync_stuck(const struct core_lane *ln)
+bool asc_wsync_stuck(const struct core_lane *ln)
 {
 	return ln->gm_wait && !gm_reached(ln->gm_wait);
 }
 
 /* Under the lock: a line of the deadlock report for @ln of core @name. */
-void asc_gmsync_report(const struct core_lane *ln, const char *name,
+void asc_wsync_report(const struct core_lane *ln, const char *name,
 		       struct asc_report *r)
 {
 	const struct core_item *it = ln->gm_wait;

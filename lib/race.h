@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The core runtime's missing-sync detector (hb.c): happens-before over
+ * The core runtime's missing-sync detector (race.c): happens-before over
  * the instructions the scalar issues, from the issue order alone.
  *
  * Not installed.  core.c feeds it every instruction in program order
- * before the pipes get it; lib/tests/hb.c drives it without a device.
+ * before the pipes get it; lib/tests/race.c drives it without a device.
  *
  * Every function returns what its comment says, or -1 with errno set:
  * ENOLCK (accesses no sync orders; a set no wait consumes), EBUSY (a
@@ -13,26 +13,26 @@
  * first failure sticks: every later call fails with the same errno and
  * does nothing.  The findings are lines of the report.
  */
-#ifndef __LIBASC_HB_H__
-#define __LIBASC_HB_H__
+#ifndef __LIBASC_RACE_H__
+#define __LIBASC_RACE_H__
 
 #include <stdint.h>
 
 #include "internal.h"
 
-struct asc_hb;
+struct asc_race;
 
 /*
- * The clocks: one component per lane, S first (ASC_HB_S), then V, M,
- * MTE1, MTE2, MTE3, FIX; and ASC_HB_ISSUE, what the scalar had done when
+ * The clocks: one component per lane, S first (ASC_RACE_S), then V, M,
+ * MTE1, MTE2, MTE3, FIX; and ASC_RACE_ISSUE, what the scalar had done when
  * it issued an instruction (the position of its last instruction on S).
  */
-#define ASC_HB_S	0
-#define ASC_HB_ISSUE	7
-#define ASC_HB_CLOCKS	8
+#define ASC_RACE_S	0
+#define ASC_RACE_ISSUE	7
+#define ASC_RACE_CLOCKS	8
 
 /* An access of a work item the detector keeps: bytes [lo, hi). */
-struct asc_hb_span {
+struct asc_race_span {
 	uintptr_t lo;
 	uintptr_t hi;
 	bool write;
@@ -40,67 +40,67 @@ struct asc_hb_span {
 };
 
 /*
- * struct asc_hb_ran - what the tap (asc_hb_tap()) learns of a work item
+ * struct asc_race_ran - what the tap (asc_race_tap()) learns of a work item
  * when the abstract execution runs it.
- * @lane: its lane, an ASC_HB_* component.
+ * @lane: its lane, an ASC_RACE_* component.
  * @pos: its position on the lane.
  * @seq: the instruction number it was issued as.
  * @what: its name.
- * @clock: its vector clock, ASC_HB_CLOCKS components.
- * @mark: what asc_hb_mark() gave it; 0 for asc_hb_work().
+ * @clock: its vector clock, ASC_RACE_CLOCKS components.
+ * @mark: what asc_race_mark() gave it; 0 for asc_race_work().
  * @acc: its accesses, @nacc of them.
  */
-struct asc_hb_ran {
+struct asc_race_ran {
 	int lane;
 	uint32_t pos;
 	unsigned long seq;
 	const char *what;
 	const uint32_t *clock;
 	unsigned long mark;
-	const struct asc_hb_span *acc;
+	const struct asc_race_span *acc;
 	unsigned int nacc;
 };
 
 /* A new detector: nothing issued; NULL with errno ENOMEM. */
-struct asc_hb *asc_hb_new(void);
-void asc_hb_free(struct asc_hb *hb);
+struct asc_race *asc_race_new(void);
+void asc_race_free(struct asc_race *race);
 
 /*
  * The report so far, one finding a line; NULL when there is none.  Owned
- * by @hb; asc_hb_take_report() hands it over and empties it.
+ * by @race; asc_race_take_report() hands it over and empties it.
  */
-const char *asc_hb_report(const struct asc_hb *hb);
-char *asc_hb_take_report(struct asc_hb *hb);
+const char *asc_race_report(const struct asc_race *race);
+char *asc_race_take_report(struct asc_race *race);
 
 /*
  * Issue @what with its accesses to @pipe_id (a pipe: S runs it at once)
  * as instruction @seq.  Return: its position on the pipe (1, 2, ...).
  */
-int asc_hb_work(struct asc_hb *hb, int pipe_id, unsigned long seq,
+int asc_race_work(struct asc_race *race, int pipe_id, unsigned long seq,
 		const char *what, const struct asc_access *acc,
 		unsigned int nacc);
 
 /*
- * asc_hb_work() of an instruction without accesses, marked @mark (not 0)
+ * asc_race_work() of an instruction without accesses, marked @mark (not 0)
  * for the tap.  Return: its position on the pipe.
  */
-int asc_hb_mark(struct asc_hb *hb, int pipe_id, unsigned long seq,
+int asc_race_mark(struct asc_race *race, int pipe_id, unsigned long seq,
 		const char *what, unsigned long mark);
 
 /*
  * Call @fn(@ctx, ...) for every work item with accesses or a mark when
  * it runs, from the thread calling the detector (the cross-core
- * detector, xhb.c, taps the detector of each core of a launch).
+ * detector, race_launch.c, taps the detector of each core of a launch).
  */
-void asc_hb_tap(struct asc_hb *hb,
-		void (*fn)(void *ctx, const struct asc_hb_ran *ran), void *ctx);
+void asc_race_tap(struct asc_race *race,
+		void (*fn)(void *ctx, const struct asc_race_ran *ran), void *ctx);
 
 /* The clock of the last instruction run on @pipe_id into @out. */
-void asc_hb_clock(const struct asc_hb *hb, int pipe_id,
-		  uint32_t out[ASC_HB_CLOCKS]);
+void asc_race_clock(const struct asc_race *race, int pipe_id,
+		  uint32_t out[ASC_RACE_CLOCKS]);
 
-/* The lane of @pipe_id, an ASC_HB_* component; -1 for no pipe. */
-int asc_hb_lane(int pipe_id);
+/* The lane of @pipe_id, an ASC_RACE_* component; -1 for no pipe. */
+int asc_race_lane(int pipe_id);
 
 /*
  * Issue a set (@set) or a wait of (@event, @id) as instruction @seq, to
@@ -109,7 +109,7 @@ int asc_hb_lane(int pipe_id);
  * A wait on S must end at once (EDEADLK when no issued set ever
  * satisfies it).  Return: its position on its pipe.
  */
-int asc_hb_flag(struct asc_hb *hb, bool set, unsigned long seq, int event,
+int asc_race_flag(struct asc_race *race, bool set, unsigned long seq, int event,
 		int id);
 
 /*
@@ -119,35 +119,35 @@ int asc_hb_flag(struct asc_hb *hb, bool set, unsigned long seq, int event,
  * before it before everything after.  Return: the position on its pipe,
  * S for ASC_PIPE_ALL.
  */
-int asc_hb_barrier(struct asc_hb *hb, int pipe_id, unsigned long seq);
+int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq);
 
 /*
  * The scalar waits, @when (for the report), until the instruction at
- * position @pos of @pipe_id has run, or (asc_hb_drain()) until every
+ * position @pos of @pipe_id has run, or (asc_race_drain()) until every
  * issued instruction has.  Return: 0, or EDEADLK when that can never be.
  */
-int asc_hb_reach(struct asc_hb *hb, int pipe_id, uint32_t pos,
+int asc_race_reach(struct asc_race *race, int pipe_id, uint32_t pos,
 		 const char *when);
 
 /*
  * How many instructions of @pipe_id (a pipe) have run, and how many were
  * issued: positions.
  */
-uint32_t asc_hb_done(const struct asc_hb *hb, int pipe_id);
-uint32_t asc_hb_issued(const struct asc_hb *hb, int pipe_id);
-int asc_hb_drain(struct asc_hb *hb, const char *when);
+uint32_t asc_race_done(const struct asc_race *race, int pipe_id);
+uint32_t asc_race_issued(const struct asc_race *race, int pipe_id);
+int asc_race_drain(struct asc_race *race, const char *when);
 
 /*
  * After a drain: a flag set and never waited for is a missing wait
  * (ENOLCK), @when for the report.  Return: 0.
  */
-int asc_hb_leftovers(struct asc_hb *hb, const char *when);
+int asc_race_leftovers(struct asc_race *race, const char *when);
 
 /*
  * Add a line to the report for every live use of @event: a set issued or
  * whose flag is still set, a wait issued and not yet ended.  For a report
  * of the caller's; no error.
  */
-void asc_hb_uses(struct asc_hb *hb, int event, struct asc_report *out);
+void asc_race_uses(struct asc_race *race, int event, struct asc_report *out);
 
-#endif /* __LIBASC_HB_H__ */
+#endif /* __LIBASC_RACE_H__ */

@@ -29,13 +29,13 @@
  * it runs its own instructions when it reaches them: a wait on S blocks
  * it, and a load of the scalar is done once it has the value.  So every
  * instruction gets, when it is issued, what the scalar knows then: its
- * clock, and a component of its own, HB_ISSUE, with the scalar's
+ * clock, and a component of its own, RACE_ISSUE, with the scalar's
  * position.  A store of the scalar is posted, not done: it is ordered
  * before a pipe's loads only by an S_* flag, as on the chip (or a flag
  * that went out after it and came back to S, or PIPE_ALL).  So the S
  * component of what the scalar hands on is not its own position but the
  * highest one a flag brought back (@s_pub), and the S lane's accesses are
- * kept under HB_S when they write and under HB_ISSUE when they only read.
+ * kept under RACE_S when they write and under RACE_ISSUE when they only read.
  * Issuing A before B orders nothing else: two pipes' instructions are
  * ordered only by sets and waits.
  *
@@ -67,44 +67,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hb.h"
+#include "race.h"
 #include "ranges.h"
 
-#define HB_LANES	7
-#define HB_S		ASC_HB_S
+#define RACE_LANES	7
+#define RACE_S		ASC_RACE_S
 /* The clock component of what the scalar has done when it issues. */
-#define HB_ISSUE	ASC_HB_ISSUE
-#define HB_CLOCKS	ASC_HB_CLOCKS
+#define RACE_ISSUE	ASC_RACE_ISSUE
+#define RACE_CLOCKS	ASC_RACE_CLOCKS
 
-_Static_assert(HB_ISSUE == HB_LANES, "the issue component follows the lanes");
+_Static_assert(RACE_ISSUE == RACE_LANES, "the issue component follows the lanes");
 
-/* Lane i stands for pipe hb_lane_pipe[i]; S is lane 0. */
-static const int hb_lane_pipe[HB_LANES] = {
+/* Lane i stands for pipe race_lane_pipe[i]; S is lane 0. */
+static const int race_lane_pipe[RACE_LANES] = {
 	ASC_PIPE_S, ASC_PIPE_V, ASC_PIPE_M, ASC_PIPE_MTE1, ASC_PIPE_MTE2,
 	ASC_PIPE_MTE3, ASC_PIPE_FIX,
 };
 
-struct hb_clock {
-	uint32_t t[HB_CLOCKS];
+struct race_clock {
+	uint32_t t[RACE_CLOCKS];
 };
 
 
-enum hb_kind {
-	HB_WORK,
-	HB_SET,
-	HB_WAIT,
-	HB_NOP,		/* a barrier of one pipe, V_V, FIX_FIX */
+enum race_kind {
+	RACE_WORK,
+	RACE_SET,
+	RACE_WAIT,
+	RACE_NOP,		/* a barrier of one pipe, V_V, FIX_FIX */
 };
 
 /*
- * struct hb_item - an issued instruction the abstract execution has not
+ * struct race_item - an issued instruction the abstract execution has not
  * run yet, on its lane's list; @issue is what the scalar knew when it
  * issued it.
  */
-struct hb_item {
-	struct hb_item *next;
-	struct hb_clock issue;
-	enum hb_kind kind;
+struct race_item {
+	struct race_item *next;
+	struct race_clock issue;
+	enum race_kind kind;
 	unsigned long seq;
 	uint32_t pos;
 	int event;
@@ -112,32 +112,32 @@ struct hb_item {
 	unsigned long mark;
 	char *what;
 	unsigned int nacc;
-	struct asc_hb_span acc[];
+	struct asc_race_span acc[];
 };
 
 /*
- * struct hb_lane - one pipe.
+ * struct race_lane - one pipe.
  * @head: the instructions issued and not run yet, oldest first.
  * @tail: where the next one goes.
  * @issued: instructions issued: the position of the last one.
  * @done: instructions run; @clock is the clock of the last of them.
  */
-struct hb_lane {
-	struct hb_item *head;
-	struct hb_item **tail;
+struct race_lane {
+	struct race_item *head;
+	struct race_item **tail;
 	uint32_t issued;
 	uint32_t done;
-	struct hb_clock clock;
+	struct race_clock clock;
 };
 
 /* A set that has run and whose flag no wait has taken yet. */
-struct hb_set_run {
-	struct hb_clock clock;
+struct race_set_run {
+	struct race_clock clock;
 	unsigned long seq;
 };
 
 /*
- * struct hb_flag - one (HardEvent, ID).
+ * struct race_flag - one (HardEvent, ID).
  * @q: sets that have run and that no wait has taken yet, oldest first
  *	(at most one unless a double set was reported).
  * @qhead, @qlen, @qcap: the ring @q.
@@ -145,8 +145,8 @@ struct hb_set_run {
  * @set_seq: the last set that ran.
  * @wait_seq, @wait_pos: the last wait that ran, and its position.
  */
-struct hb_flag {
-	struct hb_set_run *q;
+struct race_flag {
+	struct race_set_run *q;
 	uint32_t qhead;
 	uint32_t qlen;
 	uint32_t qcap;
@@ -159,10 +159,10 @@ struct hb_flag {
 
 /*
  * An access of a work item that has run, kept to check later ones
- * against; @lane is HB_ISSUE for a load of the scalar.
+ * against; @lane is RACE_ISSUE for a load of the scalar.
  */
-struct hb_rec {
-	struct asc_range range;		/* first: the bytes, in hb->hist */
+struct race_rec {
+	struct asc_range range;		/* first: the bytes, in race->hist */
 	bool write;
 	int lane;
 	uint32_t pos;
@@ -172,70 +172,70 @@ struct hb_rec {
 };
 
 /*
- * struct asc_hb - the detector.
+ * struct asc_race - the detector.
  * @lane: the pipes, S first.
  * @flags: per HardEvent, its IDs; allocated on first use.
  * @s_pub: the highest position of the scalar's that a flag brought back
  *	to it (or PIPE_ALL): its stores up to there are out.
- * @hist: the accesses kept (struct hb_rec).
+ * @hist: the accesses kept (struct race_rec).
  * @found: scratch for the overlap queries of @hist.
  * @report: the findings.
  * @err: the errno of the first finding, 0 while there is none.
- * @tap: see asc_hb_tap(), with @tap_ctx.
+ * @tap: see asc_race_tap(), with @tap_ctx.
  */
-struct asc_hb {
-	struct hb_lane lane[HB_LANES];
+struct asc_race {
+	struct race_lane lane[RACE_LANES];
 	uint32_t s_pub;
-	struct hb_flag *flags[ASC_HARD_EVENT_COUNT];
+	struct race_flag *flags[ASC_HARD_EVENT_COUNT];
 	struct asc_ranges hist;
 	struct asc_range_list found;
 	struct asc_report report;
 	int err;
-	void (*tap)(void *ctx, const struct asc_hb_ran *ran);
+	void (*tap)(void *ctx, const struct asc_race_ran *ran);
 	void *tap_ctx;
 };
 
-static int hb_lane_of(int pipe_id)
+static int race_lane_of(int pipe_id)
 {
 	int i;
 
-	for (i = 0; i < HB_LANES; i++)
-		if (hb_lane_pipe[i] == pipe_id)
+	for (i = 0; i < RACE_LANES; i++)
+		if (race_lane_pipe[i] == pipe_id)
 			return i;
 	return -1;
 }
 
-static const char *hb_lane_name(int lane)
+static const char *race_lane_name(int lane)
 {
-	return asc_pipe_id_name(hb_lane_pipe[lane == HB_ISSUE ? HB_S : lane]);
+	return asc_pipe_id_name(race_lane_pipe[lane == RACE_ISSUE ? RACE_S : lane]);
 }
 
-static const char *hb_event_name(int event)
+static const char *race_event_name(int event)
 {
 	return asc_hard_event_name(event);
 }
 
-static int hb_src(int event)
+static int race_src(int event)
 {
-	return hb_lane_of(asc_hard_event_src_pipe(event));
+	return race_lane_of(asc_hard_event_src_pipe(event));
 }
 
-static int hb_dst(int event)
+static int race_dst(int event)
 {
-	return hb_lane_of(asc_hard_event_dst_pipe(event));
+	return race_lane_of(asc_hard_event_dst_pipe(event));
 }
 
-static int hb_fail(int err)
+static int race_fail(int err)
 {
 	errno = err;
 	return -1;
 }
 
 /* A finding: a line of the report; the first one's errno sticks. */
-static void hb_find(struct asc_hb *hb, int err, const char *fmt, ...)
+static void race_find(struct asc_race *race, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void hb_find(struct asc_hb *hb, int err, const char *fmt, ...)
+static void race_find(struct asc_race *race, int err, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -243,24 +243,24 @@ static void hb_find(struct asc_hb *hb, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	asc_report_add(&hb->report, "%s", line);
-	if (!hb->err)
-		hb->err = err;
+	asc_report_add(&race->report, "%s", line);
+	if (!race->err)
+		race->err = err;
 }
 
-struct asc_hb *asc_hb_new(void)
+struct asc_race *asc_race_new(void)
 {
-	struct asc_hb *hb = calloc(1, sizeof(*hb));
+	struct asc_race *race = calloc(1, sizeof(*race));
 	int i;
 
-	if (!hb)
+	if (!race)
 		return NULL;
-	for (i = 0; i < HB_LANES; i++)
-		hb->lane[i].tail = &hb->lane[i].head;
-	return hb;
+	for (i = 0; i < RACE_LANES; i++)
+		race->lane[i].tail = &race->lane[i].head;
+	return race;
 }
 
-static void hb_item_free(struct hb_item *it)
+static void race_item_free(struct race_item *it)
 {
 	unsigned int i;
 
@@ -270,83 +270,83 @@ static void hb_item_free(struct hb_item *it)
 	free(it);
 }
 
-static void hb_rec_free(struct asc_range *range)
+static void race_rec_free(struct asc_range *range)
 {
-	struct hb_rec *r = (struct hb_rec *)range;
+	struct race_rec *r = (struct race_rec *)range;
 
 	free(r->name);
 	free(r->what);
 	free(r);
 }
 
-void asc_hb_free(struct asc_hb *hb)
+void asc_race_free(struct asc_race *race)
 {
-	struct hb_item *it, *next;
+	struct race_item *it, *next;
 	size_t i;
 
-	if (!hb)
+	if (!race)
 		return;
-	for (i = 0; i < HB_LANES; i++) {
-		for (it = hb->lane[i].head; it; it = next) {
+	for (i = 0; i < RACE_LANES; i++) {
+		for (it = race->lane[i].head; it; it = next) {
 			next = it->next;
-			hb_item_free(it);
+			race_item_free(it);
 		}
 	}
 	for (i = 0; i < ASC_HARD_EVENT_COUNT; i++) {
-		if (!hb->flags[i])
+		if (!race->flags[i])
 			continue;
 		for (int id = 0; id < ASC_EVENT_IDS_MAX; id++)
-			free(hb->flags[i][id].q);
-		free(hb->flags[i]);
+			free(race->flags[i][id].q);
+		free(race->flags[i]);
 	}
-	asc_ranges_clear(&hb->hist, hb_rec_free);
-	free(hb->found.v);
-	asc_report_free(&hb->report);
-	free(hb);
+	asc_ranges_clear(&race->hist, race_rec_free);
+	free(race->found.v);
+	asc_report_free(&race->report);
+	free(race);
 }
 
-const char *asc_hb_report(const struct asc_hb *hb)
+const char *asc_race_report(const struct asc_race *race)
 {
-	return hb->report.buf;
+	return race->report.buf;
 }
 
-char *asc_hb_take_report(struct asc_hb *hb)
+char *asc_race_take_report(struct asc_race *race)
 {
-	return asc_report_take(&hb->report);
+	return asc_report_take(&race->report);
 }
 
 /* The flag of (@event, @id), allocated with its HardEvent's on first use. */
-static struct hb_flag *hb_flag_get(struct asc_hb *hb, int event, int id)
+static struct race_flag *race_flag_get(struct asc_race *race, int event, int id)
 {
-	if (!hb->flags[event]) {
-		hb->flags[event] = calloc(ASC_EVENT_IDS_MAX, sizeof(struct hb_flag));
-		if (!hb->flags[event])
+	if (!race->flags[event]) {
+		race->flags[event] = calloc(ASC_EVENT_IDS_MAX, sizeof(struct race_flag));
+		if (!race->flags[event])
 			return NULL;
 	}
-	return &hb->flags[event][id];
+	return &race->flags[event][id];
 }
 
-static bool hb_happens_before(int lane, uint32_t pos, const struct hb_clock *c)
+static bool race_happens_before(int lane, uint32_t pos, const struct race_clock *c)
 {
 	return pos <= c->t[lane];
 }
 
-static void hb_clock_join(struct hb_clock *c, const struct hb_clock *o)
+static void race_clock_join(struct race_clock *c, const struct race_clock *o)
 {
 	int i;
 
-	for (i = 0; i < HB_CLOCKS; i++)
+	for (i = 0; i < RACE_CLOCKS; i++)
 		if (o->t[i] > c->t[i])
 			c->t[i] = o->t[i];
 }
 
-static const char *hb_verb(bool write)
+static const char *race_verb(bool write)
 {
 	return write ? "writes" : "reads";
 }
 
 /* "name" [0x1000+64], or just the range for an access without a name. */
-static void hb_range(char *buf, size_t len, const char *name, uintptr_t lo,
+static void race_range(char *buf, size_t len, const char *name, uintptr_t lo,
 		     uintptr_t hi)
 {
 	if (name)
@@ -357,80 +357,80 @@ static void hb_range(char *buf, size_t len, const char *name, uintptr_t lo,
 			 (unsigned long)(hi - lo));
 }
 
-static bool hb_same_name(const char *a, const char *b)
+static bool race_same_name(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void hb_report_race(struct asc_hb *hb, const struct hb_rec *r,
-			   int lane, const struct hb_item *it,
-			   const struct asc_hb_span *a)
+static void race_report_race(struct asc_race *race, const struct race_rec *r,
+			   int lane, const struct race_item *it,
+			   const struct asc_race_span *a)
 {
 	char first[160], second[160];
 
-	hb_range(first, sizeof(first), r->name, r->range.lo, r->range.hi);
-	if (hb_same_name(r->name, a->name) && r->range.lo == a->lo &&
+	race_range(first, sizeof(first), r->name, r->range.lo, r->range.hi);
+	if (race_same_name(r->name, a->name) && r->range.lo == a->lo &&
 	    r->range.hi == a->hi)
 		snprintf(second, sizeof(second), "it");
 	else
-		hb_range(second, sizeof(second), a->name, a->lo, a->hi);
-	hb_find(hb, ENOLCK,
+		race_range(second, sizeof(second), a->name, a->lo, a->hi);
+	race_find(race, ENOLCK,
 		"missing sync: %s %s %s (#%lu %s) and %s %s %s (#%lu %s): no set/wait or barrier orders them",
-		hb_lane_name(r->lane), hb_verb(r->write), first, r->seq,
-		r->what, hb_lane_name(lane), hb_verb(a->write), second,
+		race_lane_name(r->lane), race_verb(r->write), first, r->seq,
+		r->what, race_lane_name(lane), race_verb(a->write), second,
 		it->seq, it->what);
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
-static bool hb_covers(const struct hb_rec *r, const struct asc_hb_span *a,
-		      int lane, const struct hb_clock *c)
+static bool race_covers(const struct race_rec *r, const struct asc_race_span *a,
+		      int lane, const struct race_clock *c)
 {
 	return a->lo <= r->range.lo && r->range.hi <= a->hi &&
 	       (a->write || !r->write) &&
-	       (r->lane == lane || hb_happens_before(r->lane, r->pos, c));
+	       (r->lane == lane || race_happens_before(r->lane, r->pos, c));
 }
 
 /* Keep @a of work item @it: forget what it makes redundant. */
-static int hb_keep(struct asc_hb *hb, const struct hb_item *it,
-		   const struct asc_hb_span *a, int lane, const struct hb_clock *c)
+static int race_keep(struct asc_race *race, const struct race_item *it,
+		   const struct asc_race_span *a, int lane, const struct race_clock *c)
 {
-	struct hb_rec *r;
+	struct race_rec *r;
 	size_t i;
 
-	if (asc_ranges_overlap(&hb->hist, a->lo, a->hi, &hb->found))
+	if (asc_ranges_overlap(&race->hist, a->lo, a->hi, &race->found))
 		return -1;
-	for (i = 0; i < hb->found.len; i++) {
-		r = (struct hb_rec *)hb->found.v[i];
-		if (hb_covers(r, a, lane, c)) {
-			asc_ranges_remove(&hb->hist, &r->range);
-			hb_rec_free(&r->range);
+	for (i = 0; i < race->found.len; i++) {
+		r = (struct race_rec *)race->found.v[i];
+		if (race_covers(r, a, lane, c)) {
+			asc_ranges_remove(&race->hist, &r->range);
+			race_rec_free(&r->range);
 		}
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -1;
-	*r = (struct hb_rec){
+	*r = (struct race_rec){
 		.range = { .lo = a->lo, .hi = a->hi },
 		.write = a->write,
 		/* A load of the scalar is done; its store is posted. */
-		.lane = lane == HB_S && !a->write ? HB_ISSUE : lane,
+		.lane = lane == RACE_S && !a->write ? RACE_ISSUE : lane,
 		.pos = it->pos, .seq = it->seq,
 		.name = a->name ? strdup(a->name) : NULL,
 		.what = strdup(it->what),
 	};
 	if ((a->name && !r->name) || !r->what) {
-		hb_rec_free(&r->range);
+		race_rec_free(&r->range);
 		return -1;
 	}
-	asc_ranges_insert(&hb->hist, &r->range);
+	asc_ranges_insert(&race->hist, &r->range);
 	return 0;
 }
 
 /* Races are reported oldest access first, whatever the addresses. */
-static int hb_rec_order(const void *pa, const void *pb)
+static int race_rec_order(const void *pa, const void *pb)
 {
-	const struct hb_rec *a = *(const struct hb_rec *const *)pa;
-	const struct hb_rec *b = *(const struct hb_rec *const *)pb;
+	const struct race_rec *a = *(const struct race_rec *const *)pa;
+	const struct race_rec *b = *(const struct race_rec *const *)pb;
 
 	if (a->seq != b->seq)
 		return a->seq < b->seq ? -1 : 1;
@@ -440,54 +440,54 @@ static int hb_rec_order(const void *pa, const void *pb)
 }
 
 /* A work item runs at clock @c: check its accesses, then keep them. */
-static int hb_run_work(struct asc_hb *hb, int lane, const struct hb_item *it,
-		       const struct hb_clock *c)
+static int race_run_work(struct asc_race *race, int lane, const struct race_item *it,
+		       const struct race_clock *c)
 {
-	const struct asc_hb_span *a;
-	const struct hb_rec *r;
+	const struct asc_race_span *a;
+	const struct race_rec *r;
 	size_t i, n;
 	unsigned int k;
 
 	for (k = 0; k < it->nacc; k++) {
 		a = &it->acc[k];
-		if (asc_ranges_overlap(&hb->hist, a->lo, a->hi, &hb->found))
+		if (asc_ranges_overlap(&race->hist, a->lo, a->hi, &race->found))
 			return -1;
-		for (i = n = 0; i < hb->found.len; i++) {
-			r = (const struct hb_rec *)hb->found.v[i];
+		for (i = n = 0; i < race->found.len; i++) {
+			r = (const struct race_rec *)race->found.v[i];
 			if ((r->write || a->write) && r->lane != lane &&
-			    !hb_happens_before(r->lane, r->pos, c))
-				hb->found.v[n++] = hb->found.v[i];
+			    !race_happens_before(r->lane, r->pos, c))
+				race->found.v[n++] = race->found.v[i];
 		}
-		qsort(hb->found.v, n, sizeof(hb->found.v[0]), hb_rec_order);
+		qsort(race->found.v, n, sizeof(race->found.v[0]), race_rec_order);
 		for (i = 0; i < n; i++)
-			hb_report_race(hb, (const struct hb_rec *)hb->found.v[i],
+			race_report_race(race, (const struct race_rec *)race->found.v[i],
 				       lane, it, a);
 	}
 	for (k = 0; k < it->nacc; k++)
-		if (hb_keep(hb, it, &it->acc[k], lane, c))
+		if (race_keep(race, it, &it->acc[k], lane, c))
 			return -1;
 	return 0;
 }
 
 /* A set runs at clock @c: was the previous one waited for, before it? */
-static int hb_run_set(struct asc_hb *hb, int lane, const struct hb_item *it,
-		      struct hb_flag *f, const struct hb_clock *c)
+static int race_run_set(struct asc_race *race, int lane, const struct race_item *it,
+		      struct race_flag *f, const struct race_clock *c)
 {
-	struct hb_set_run *q;
-	int dst = hb_dst(it->event);
+	struct race_set_run *q;
+	int dst = race_dst(it->event);
 	/* A wait on S is over before the scalar issues anything after it. */
-	int dst_clock = dst == HB_S ? HB_ISSUE : dst;
+	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
 
 	if (f->sets_run && f->waits_run < f->sets_run)
-		hb_find(hb, EBUSY,
+		race_find(race, EBUSY,
 			"possible double set: %s sets %s id %d (#%lu) before its previous set (#%lu) was waited for: no wait for it is ordered before it",
-			hb_lane_name(lane), hb_event_name(it->event), it->id,
+			race_lane_name(lane), race_event_name(it->event), it->id,
 			it->seq, f->set_seq);
-	else if (f->sets_run && !hb_happens_before(dst_clock, f->wait_pos, c))
-		hb_find(hb, EBUSY,
+	else if (f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c))
+		race_find(race, EBUSY,
 			"possible double set: %s sets %s id %d (#%lu) before its previous set (#%lu) was waited for: nothing orders %s's wait (#%lu) before it",
-			hb_lane_name(lane), hb_event_name(it->event), it->id,
-			it->seq, f->set_seq, hb_lane_name(dst), f->wait_seq);
+			race_lane_name(lane), race_event_name(it->event), it->id,
+			it->seq, f->set_seq, race_lane_name(dst), f->wait_seq);
 
 	if (f->qlen == f->qcap) {
 		uint32_t cap = f->qcap ? 2 * f->qcap : 2, i;
@@ -502,7 +502,7 @@ static int hb_run_set(struct asc_hb *hb, int lane, const struct hb_item *it,
 		f->qhead = 0;
 		f->qcap = cap;
 	}
-	f->q[(f->qhead + f->qlen++) % f->qcap] = (struct hb_set_run){
+	f->q[(f->qhead + f->qlen++) % f->qcap] = (struct race_set_run){
 		.clock = *c, .seq = it->seq,
 	};
 	f->sets_run++;
@@ -514,54 +514,54 @@ static int hb_run_set(struct asc_hb *hb, int lane, const struct hb_item *it,
  * Run the first instruction of @lane if it can run.  Return: 1 when it
  * ran, 0 when it cannot, -1 with errno ENOMEM.
  */
-static int hb_step(struct asc_hb *hb, int lane)
+static int race_step(struct asc_race *race, int lane)
 {
-	struct hb_lane *l = &hb->lane[lane];
-	struct hb_item *it = l->head;
-	struct hb_flag *f = NULL;
-	struct hb_clock c = l->clock;
+	struct race_lane *l = &race->lane[lane];
+	struct race_item *it = l->head;
+	struct race_flag *f = NULL;
+	struct race_clock c = l->clock;
 	int ret = 0;
 
 	if (!it)
 		return 0;
-	hb_clock_join(&c, &it->issue);
-	if (it->kind == HB_SET || it->kind == HB_WAIT) {
-		f = hb_flag_get(hb, it->event, it->id);
+	race_clock_join(&c, &it->issue);
+	if (it->kind == RACE_SET || it->kind == RACE_WAIT) {
+		f = race_flag_get(race, it->event, it->id);
 		if (!f)
 			return -1;
 	}
-	if (it->kind == HB_WAIT) {
+	if (it->kind == RACE_WAIT) {
 		if (!f->qlen)
 			return 0;
-		hb_clock_join(&c, &f->q[f->qhead].clock);
+		race_clock_join(&c, &f->q[f->qhead].clock);
 		/* What a flag brings back to S publishes its stores. */
-		if (lane == HB_S && f->q[f->qhead].clock.t[HB_S] > hb->s_pub)
-			hb->s_pub = f->q[f->qhead].clock.t[HB_S];
+		if (lane == RACE_S && f->q[f->qhead].clock.t[RACE_S] > race->s_pub)
+			race->s_pub = f->q[f->qhead].clock.t[RACE_S];
 		f->qhead = (f->qhead + 1) % f->qcap;
 		f->qlen--;
 	}
 	c.t[lane] = it->pos;
-	if (lane == HB_S)
-		c.t[HB_ISSUE] = it->pos;
+	if (lane == RACE_S)
+		c.t[RACE_ISSUE] = it->pos;
 	switch (it->kind) {
-	case HB_WORK:
-		ret = hb_run_work(hb, lane, it, &c);
-		if (!ret && hb->tap && (it->nacc || it->mark))
-			hb->tap(hb->tap_ctx, &(struct asc_hb_ran){
+	case RACE_WORK:
+		ret = race_run_work(race, lane, it, &c);
+		if (!ret && race->tap && (it->nacc || it->mark))
+			race->tap(race->tap_ctx, &(struct asc_race_ran){
 				.lane = lane, .pos = it->pos, .seq = it->seq,
 				.what = it->what, .clock = c.t,
 				.mark = it->mark, .acc = it->acc,
 				.nacc = it->nacc });
 		break;
-	case HB_SET:
-		ret = hb_run_set(hb, lane, it, f, &c);
+	case RACE_SET:
+		ret = race_run_set(race, lane, it, f, &c);
 		break;
-	case HB_WAIT:
+	case RACE_WAIT:
 		f->waits_run++;
 		f->wait_seq = it->seq;
 		f->wait_pos = it->pos;
 		break;
-	case HB_NOP:
+	case RACE_NOP:
 		break;
 	}
 	if (ret)
@@ -571,18 +571,18 @@ static int hb_step(struct asc_hb *hb, int lane)
 	l->head = it->next;
 	if (!l->head)
 		l->tail = &l->head;
-	hb_item_free(it);
+	race_item_free(it);
 	return 1;
 }
 
 /* The first pending set of (@event, @id) on its source lane, or NULL. */
-static const struct hb_item *hb_pending_set(struct asc_hb *hb, int event,
+static const struct race_item *race_pending_set(struct asc_race *race, int event,
 					    int id)
 {
-	const struct hb_item *it;
+	const struct race_item *it;
 
-	for (it = hb->lane[hb_src(event)].head; it; it = it->next)
-		if (it->kind == HB_SET && it->event == event && it->id == id)
+	for (it = race->lane[race_src(event)].head; it; it = it->next)
+		if (it->kind == RACE_SET && it->event == event && it->id == id)
 			return it;
 	return NULL;
 }
@@ -591,34 +591,34 @@ static const struct hb_item *hb_pending_set(struct asc_hb *hb, int event,
  * One line of a deadlock report: @lane waits forever at its first
  * instruction.  Return: the lane it waits behind, or -1.
  */
-static int hb_stuck_line(struct asc_hb *hb, int lane, const char *when)
+static int race_stuck_line(struct asc_race *race, int lane, const char *when)
 {
-	const struct hb_item *w = hb->lane[lane].head;
-	const struct hb_item *s = hb_pending_set(hb, w->event, w->id);
-	int src = hb_src(w->event);
+	const struct race_item *w = race->lane[lane].head;
+	const struct race_item *s = race_pending_set(race, w->event, w->id);
+	int src = race_src(w->event);
 	char why[160];
 
 	if (s)
 		snprintf(why, sizeof(why),
 			 "its set (#%lu) is queued on %s behind %s's wait (#%lu)",
-			 s->seq, hb_lane_name(src), hb_lane_name(src),
-			 hb->lane[src].head->seq);
+			 s->seq, race_lane_name(src), race_lane_name(src),
+			 race->lane[src].head->seq);
 	else
 		snprintf(why, sizeof(why), "no set of it was issued");
-	hb_find(hb, EDEADLK, "deadlock: %s%s%s waits forever for %s id %d (#%lu): %s",
-		when ? when : "", when ? ", " : "", hb_lane_name(lane),
-		hb_event_name(w->event), w->id, w->seq, why);
+	race_find(race, EDEADLK, "deadlock: %s%s%s waits forever for %s id %d (#%lu): %s",
+		when ? when : "", when ? ", " : "", race_lane_name(lane),
+		race_event_name(w->event), w->id, w->seq, why);
 	return s ? src : -1;
 }
 
 /* Deadlock lines from @lane along the lanes it waits behind. */
-static void hb_stuck_chain(struct asc_hb *hb, int lane, const char *when)
+static void race_stuck_chain(struct asc_race *race, int lane, const char *when)
 {
 	unsigned int seen = 0;
 
 	while (lane >= 0 && !(seen & (1u << lane))) {
 		seen |= 1u << lane;
-		lane = hb_stuck_line(hb, lane, when);
+		lane = race_stuck_line(race, lane, when);
 	}
 }
 
@@ -628,20 +628,20 @@ static void hb_stuck_chain(struct asc_hb *hb, int lane, const char *when)
  * queues behind them.  A lane waiting for S, or for a lane that has run
  * everything, may still be freed.
  */
-static void hb_find_cycle(struct asc_hb *hb)
+static void race_find_cycle(struct asc_race *race)
 {
-	const struct hb_item *w;
+	const struct race_item *w;
 	unsigned int seen;
 	int start, lane, src;
 	char text[384];
 	size_t len = 0;
 
-	for (start = 0; start < HB_LANES; start++) {
+	for (start = 0; start < RACE_LANES; start++) {
 		seen = 0;
-		for (lane = start; hb->lane[lane].head; lane = src) {
+		for (lane = start; race->lane[lane].head; lane = src) {
 			seen |= 1u << lane;
-			src = hb_src(hb->lane[lane].head->event);
-			if (src == HB_S || !hb->lane[src].head)
+			src = race_src(race->lane[lane].head->event);
+			if (src == RACE_S || !race->lane[src].head)
 				break;
 			if (seen & (1u << src))
 				goto cycle;
@@ -654,42 +654,42 @@ cycle:
 	start = src;
 	lane = start;
 	do {
-		w = hb->lane[lane].head;
-		src = hb_src(w->event);
+		w = race->lane[lane].head;
+		src = race_src(w->event);
 		len += snprintf(text + len, sizeof(text) - len,
 				"%s waits forever for %s id %d (#%lu), set by %s",
-				len ? ", which" : hb_lane_name(lane),
-				hb_event_name(w->event), w->id, w->seq,
-				hb_lane_name(src));
+				len ? ", which" : race_lane_name(lane),
+				race_event_name(w->event), w->id, w->seq,
+				race_lane_name(src));
 		if (len >= sizeof(text))
 			len = sizeof(text) - 1;
 		lane = src;
 	} while (lane != start);
-	hb_find(hb, EDEADLK, "deadlock: %s", text);
+	race_find(race, EDEADLK, "deadlock: %s", text);
 }
 
 /*
  * Run every lane as far as it goes, then look for what can never run:
  * a wait on S (the scalar must have its flag now) and cycles.
  */
-static int hb_settle(struct asc_hb *hb)
+static int race_settle(struct asc_race *race)
 {
 	bool progress = true;
 	int lane, ret;
 
 	while (progress) {
 		progress = false;
-		for (lane = 0; lane < HB_LANES; lane++) {
-			while ((ret = hb_step(hb, lane)) > 0)
+		for (lane = 0; lane < RACE_LANES; lane++) {
+			while ((ret = race_step(race, lane)) > 0)
 				progress = true;
 			if (ret < 0)
 				return -1;
 		}
 	}
-	if (hb->lane[HB_S].head)
-		hb_stuck_chain(hb, HB_S, NULL);
-	else if (!hb->err)
-		hb_find_cycle(hb);
+	if (race->lane[RACE_S].head)
+		race_stuck_chain(race, RACE_S, NULL);
+	else if (!race->err)
+		race_find_cycle(race);
 	return 0;
 }
 
@@ -697,26 +697,26 @@ static int hb_settle(struct asc_hb *hb)
  * Append @it to @lane and run what can run.  It comes after what the
  * scalar has done: S's clock, but for its stores not yet published.
  */
-static int hb_issue(struct asc_hb *hb, int lane, struct hb_item *it)
+static int race_issue(struct asc_race *race, int lane, struct race_item *it)
 {
-	struct hb_lane *l = &hb->lane[lane];
+	struct race_lane *l = &race->lane[lane];
 
-	if (lane != HB_S) {
-		it->issue = hb->lane[HB_S].clock;
-		it->issue.t[HB_S] = hb->s_pub;
+	if (lane != RACE_S) {
+		it->issue = race->lane[RACE_S].clock;
+		it->issue.t[RACE_S] = race->s_pub;
 	}
 	it->pos = ++l->issued;
 	*l->tail = it;
 	l->tail = &it->next;
-	if (hb_settle(hb))
-		hb_find(hb, ENOMEM, "out of memory: the detector stops here");
-	return hb->err ? hb_fail(hb->err) : (int)it->pos;
+	if (race_settle(race))
+		race_find(race, ENOMEM, "out of memory: the detector stops here");
+	return race->err ? race_fail(race->err) : (int)it->pos;
 }
 
-static struct hb_item *hb_item_new(enum hb_kind kind, unsigned long seq,
+static struct race_item *race_item_new(enum race_kind kind, unsigned long seq,
 				   unsigned int nacc)
 {
-	struct hb_item *it = calloc(1, sizeof(*it) + nacc * sizeof(it->acc[0]));
+	struct race_item *it = calloc(1, sizeof(*it) + nacc * sizeof(it->acc[0]));
 
 	if (!it)
 		return NULL;
@@ -725,24 +725,24 @@ static struct hb_item *hb_item_new(enum hb_kind kind, unsigned long seq,
 	return it;
 }
 
-int asc_hb_work(struct asc_hb *hb, int pipe_id, unsigned long seq,
+int asc_race_work(struct asc_race *race, int pipe_id, unsigned long seq,
 		const char *what, const struct asc_access *acc,
 		unsigned int nacc)
 {
-	int lane = hb_lane_of(pipe_id);
-	struct hb_item *it;
+	int lane = race_lane_of(pipe_id);
+	struct race_item *it;
 	unsigned int i;
 
-	if (hb->err)
-		return hb_fail(hb->err);
+	if (race->err)
+		return race_fail(race->err);
 	if (lane < 0 || (nacc && !acc))
-		return hb_fail(EINVAL);
+		return race_fail(EINVAL);
 	for (i = 0; i < nacc; i++)
 		if (!acc[i].size || (uintptr_t)acc[i].addr + acc[i].size <
 		    (uintptr_t)acc[i].addr)
-			return hb_fail(EINVAL);
+			return race_fail(EINVAL);
 
-	it = hb_item_new(HB_WORK, seq, nacc);
+	it = race_item_new(RACE_WORK, seq, nacc);
 	if (!it)
 		return -1;
 	it->what = strdup(what ? what : "work");
@@ -759,215 +759,215 @@ int asc_hb_work(struct asc_hb *hb, int pipe_id, unsigned long seq,
 		}
 		it->nacc = i + 1;
 	}
-	return hb_issue(hb, lane, it);
+	return race_issue(race, lane, it);
 
 err_free:
-	hb_item_free(it);
-	return hb_fail(ENOMEM);
+	race_item_free(it);
+	return race_fail(ENOMEM);
 }
 
-int asc_hb_mark(struct asc_hb *hb, int pipe_id, unsigned long seq,
+int asc_race_mark(struct asc_race *race, int pipe_id, unsigned long seq,
 		const char *what, unsigned long mark)
 {
-	int lane = hb_lane_of(pipe_id);
-	struct hb_item *it;
+	int lane = race_lane_of(pipe_id);
+	struct race_item *it;
 
-	if (hb->err)
-		return hb_fail(hb->err);
+	if (race->err)
+		return race_fail(race->err);
 	if (lane < 0 || !mark)
-		return hb_fail(EINVAL);
-	it = hb_item_new(HB_WORK, seq, 0);
+		return race_fail(EINVAL);
+	it = race_item_new(RACE_WORK, seq, 0);
 	if (!it)
 		return -1;
 	it->mark = mark;
 	it->what = strdup(what ? what : "work");
 	if (!it->what) {
-		hb_item_free(it);
-		return hb_fail(ENOMEM);
+		race_item_free(it);
+		return race_fail(ENOMEM);
 	}
-	return hb_issue(hb, lane, it);
+	return race_issue(race, lane, it);
 }
 
-void asc_hb_tap(struct asc_hb *hb,
-		void (*fn)(void *ctx, const struct asc_hb_ran *ran), void *ctx)
+void asc_race_tap(struct asc_race *race,
+		void (*fn)(void *ctx, const struct asc_race_ran *ran), void *ctx)
 {
-	hb->tap = fn;
-	hb->tap_ctx = ctx;
+	race->tap = fn;
+	race->tap_ctx = ctx;
 }
 
-void asc_hb_clock(const struct asc_hb *hb, int pipe_id,
-		  uint32_t out[ASC_HB_CLOCKS])
+void asc_race_clock(const struct asc_race *race, int pipe_id,
+		  uint32_t out[ASC_RACE_CLOCKS])
 {
-	int lane = hb_lane_of(pipe_id);
+	int lane = race_lane_of(pipe_id);
 
-	memset(out, 0, ASC_HB_CLOCKS * sizeof(out[0]));
+	memset(out, 0, ASC_RACE_CLOCKS * sizeof(out[0]));
 	if (lane >= 0)
-		memcpy(out, hb->lane[lane].clock.t, sizeof(hb->lane[lane].clock.t));
+		memcpy(out, race->lane[lane].clock.t, sizeof(race->lane[lane].clock.t));
 }
 
-int asc_hb_lane(int pipe_id)
+int asc_race_lane(int pipe_id)
 {
-	return hb_lane_of(pipe_id);
+	return race_lane_of(pipe_id);
 }
 
-int asc_hb_flag(struct asc_hb *hb, bool set, unsigned long seq, int event,
+int asc_race_flag(struct asc_race *race, bool set, unsigned long seq, int event,
 		int id)
 {
-	struct hb_item *it;
+	struct race_item *it;
 	int src, dst;
 
-	if (hb->err)
-		return hb_fail(hb->err);
+	if (race->err)
+		return race_fail(race->err);
 	if (event < 0 || event >= ASC_HARD_EVENT_COUNT || id < 0 ||
 	    id >= ASC_EVENT_IDS_MAX)
-		return hb_fail(EINVAL);
+		return race_fail(EINVAL);
 
-	src = hb_src(event);
-	dst = hb_dst(event);
-	it = hb_item_new(src == dst ? HB_NOP : set ? HB_SET : HB_WAIT, seq, 0);
+	src = race_src(event);
+	dst = race_dst(event);
+	it = race_item_new(src == dst ? RACE_NOP : set ? RACE_SET : RACE_WAIT, seq, 0);
 	if (!it)
 		return -1;
 	it->event = event;
 	it->id = id;
-	return hb_issue(hb, set ? src : dst, it);
+	return race_issue(race, set ? src : dst, it);
 }
 
 /* Deadlock lines for every lane that cannot run all it holds. */
-static void hb_stuck_all(struct asc_hb *hb, const char *when)
+static void race_stuck_all(struct asc_race *race, const char *when)
 {
 	int lane;
 
-	for (lane = 0; lane < HB_LANES; lane++)
-		if (hb->lane[lane].head)
-			hb_stuck_line(hb, lane, when);
+	for (lane = 0; lane < RACE_LANES; lane++)
+		if (race->lane[lane].head)
+			race_stuck_line(race, lane, when);
 }
 
-int asc_hb_drain(struct asc_hb *hb, const char *when)
+int asc_race_drain(struct asc_race *race, const char *when)
 {
 	int lane;
 
-	if (hb->err)
-		return hb_fail(hb->err);
-	for (lane = 0; lane < HB_LANES; lane++)
-		if (hb->lane[lane].head)
+	if (race->err)
+		return race_fail(race->err);
+	for (lane = 0; lane < RACE_LANES; lane++)
+		if (race->lane[lane].head)
 			break;
-	if (lane == HB_LANES)
+	if (lane == RACE_LANES)
 		return 0;
-	hb_stuck_all(hb, when);
-	return hb_fail(hb->err);
+	race_stuck_all(race, when);
+	return race_fail(race->err);
 }
 
-int asc_hb_reach(struct asc_hb *hb, int pipe_id, uint32_t pos,
+int asc_race_reach(struct asc_race *race, int pipe_id, uint32_t pos,
 		 const char *when)
 {
-	int lane = hb_lane_of(pipe_id);
+	int lane = race_lane_of(pipe_id);
 
-	if (hb->err)
-		return hb_fail(hb->err);
-	if (lane < 0 || pos > hb->lane[lane].issued)
-		return hb_fail(EINVAL);
-	if (hb->lane[lane].done >= pos)
+	if (race->err)
+		return race_fail(race->err);
+	if (lane < 0 || pos > race->lane[lane].issued)
+		return race_fail(EINVAL);
+	if (race->lane[lane].done >= pos)
 		return 0;
-	hb_stuck_chain(hb, lane, when);
-	return hb_fail(hb->err);
+	race_stuck_chain(race, lane, when);
+	return race_fail(race->err);
 }
 
-uint32_t asc_hb_done(const struct asc_hb *hb, int pipe_id)
+uint32_t asc_race_done(const struct asc_race *race, int pipe_id)
 {
-	int lane = hb_lane_of(pipe_id);
+	int lane = race_lane_of(pipe_id);
 
-	return lane < 0 ? 0 : hb->lane[lane].done;
+	return lane < 0 ? 0 : race->lane[lane].done;
 }
 
-uint32_t asc_hb_issued(const struct asc_hb *hb, int pipe_id)
+uint32_t asc_race_issued(const struct asc_race *race, int pipe_id)
 {
-	int lane = hb_lane_of(pipe_id);
+	int lane = race_lane_of(pipe_id);
 
-	return lane < 0 ? 0 : hb->lane[lane].issued;
+	return lane < 0 ? 0 : race->lane[lane].issued;
 }
 
-int asc_hb_barrier(struct asc_hb *hb, int pipe_id, unsigned long seq)
+int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 {
-	struct hb_clock all = { { 0 } };
-	struct hb_item *it;
+	struct race_clock all = { { 0 } };
+	struct race_item *it;
 	char when[64];
 	int lane;
 
-	if (hb->err)
-		return hb_fail(hb->err);
+	if (race->err)
+		return race_fail(race->err);
 	if (pipe_id != ASC_PIPE_ALL) {
-		lane = hb_lane_of(pipe_id);
-		if (lane <= HB_S)
-			return hb_fail(EINVAL);
-		it = hb_item_new(HB_NOP, seq, 0);
+		lane = race_lane_of(pipe_id);
+		if (lane <= RACE_S)
+			return race_fail(EINVAL);
+		it = race_item_new(RACE_NOP, seq, 0);
 		if (!it)
 			return -1;
-		return hb_issue(hb, lane, it);
+		return race_issue(race, lane, it);
 	}
 
 	snprintf(when, sizeof(when), "at pipe_barrier(ALL) (#%lu)", seq);
-	if (asc_hb_drain(hb, when))
+	if (asc_race_drain(race, when))
 		return -1;
-	for (lane = 0; lane < HB_LANES; lane++)
-		hb_clock_join(&all, &hb->lane[lane].clock);
-	hb->lane[HB_S].done = ++hb->lane[HB_S].issued;
-	all.t[HB_S] = hb->lane[HB_S].done;
-	all.t[HB_ISSUE] = hb->lane[HB_S].done;
-	hb->s_pub = hb->lane[HB_S].done;
-	for (lane = 0; lane < HB_LANES; lane++)
-		hb->lane[lane].clock = all;
-	return hb->lane[HB_S].done;
+	for (lane = 0; lane < RACE_LANES; lane++)
+		race_clock_join(&all, &race->lane[lane].clock);
+	race->lane[RACE_S].done = ++race->lane[RACE_S].issued;
+	all.t[RACE_S] = race->lane[RACE_S].done;
+	all.t[RACE_ISSUE] = race->lane[RACE_S].done;
+	race->s_pub = race->lane[RACE_S].done;
+	for (lane = 0; lane < RACE_LANES; lane++)
+		race->lane[lane].clock = all;
+	return race->lane[RACE_S].done;
 }
 
-int asc_hb_leftovers(struct asc_hb *hb, const char *when)
+int asc_race_leftovers(struct asc_race *race, const char *when)
 {
-	const struct hb_flag *f;
+	const struct race_flag *f;
 	int event, id;
 	uint32_t i;
 
-	if (hb->err)
-		return hb_fail(hb->err);
+	if (race->err)
+		return race_fail(race->err);
 	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
-		for (id = 0; hb->flags[event] && id < ASC_EVENT_IDS_MAX; id++) {
-			f = &hb->flags[event][id];
+		for (id = 0; race->flags[event] && id < ASC_EVENT_IDS_MAX; id++) {
+			f = &race->flags[event][id];
 			for (i = 0; i < f->qlen; i++)
-				hb_find(hb, ENOLCK,
+				race_find(race, ENOLCK,
 					"missing wait: %s sets %s id %d (#%lu) and no wait takes it %s",
-					hb_lane_name(hb_src(event)),
-					hb_event_name(event), id,
+					race_lane_name(race_src(event)),
+					race_event_name(event), id,
 					f->q[(f->qhead + i) % f->qcap].seq,
 					when);
 		}
 	}
-	return hb->err ? hb_fail(hb->err) : 0;
+	return race->err ? race_fail(race->err) : 0;
 }
 
-void asc_hb_uses(struct asc_hb *hb, int event, struct asc_report *out)
+void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 {
-	const struct hb_flag *f;
-	const struct hb_item *it;
+	const struct race_flag *f;
+	const struct race_item *it;
 	int id, lane;
 	uint32_t i;
 
 	if (event < 0 || event >= ASC_HARD_EVENT_COUNT)
 		return;
-	for (id = 0; hb->flags[event] && id < ASC_EVENT_IDS_MAX; id++) {
-		f = &hb->flags[event][id];
+	for (id = 0; race->flags[event] && id < ASC_EVENT_IDS_MAX; id++) {
+		f = &race->flags[event][id];
 		for (i = 0; i < f->qlen; i++)
 			asc_report_add(out, "in use: %s id %d: its flag, set by %s (#%lu), not waited for yet",
-				       hb_event_name(event), id,
-				       hb_lane_name(hb_src(event)),
+				       race_event_name(event), id,
+				       race_lane_name(race_src(event)),
 				       f->q[(f->qhead + i) % f->qcap].seq);
 	}
-	for (lane = 0; lane < HB_LANES; lane++) {
-		for (it = hb->lane[lane].head; it; it = it->next) {
-			if ((it->kind != HB_SET && it->kind != HB_WAIT) ||
+	for (lane = 0; lane < RACE_LANES; lane++) {
+		for (it = race->lane[lane].head; it; it = it->next) {
+			if ((it->kind != RACE_SET && it->kind != RACE_WAIT) ||
 			    it->event != event)
 				continue;
 			asc_report_add(out, "in use: %s id %d: a %s issued (#%lu), queued on %s",
-				       hb_event_name(event), it->id,
-				       it->kind == HB_SET ? "set" : "wait",
-				       it->seq, hb_lane_name(lane));
+				       race_event_name(event), it->id,
+				       it->kind == RACE_SET ? "set" : "wait",
+				       it->seq, race_lane_name(lane));
 		}
 	}
 }

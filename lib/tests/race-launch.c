@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The cross-core missing-sync detector (lib/xhb.c) without a device: the
- * programs of the cores of a launch issued to their detectors (lib/hb.c)
+ * The cross-core missing-sync detector (lib/race_launch.c) without a device: the
+ * programs of the cores of a launch issued to their detectors (lib/race.c)
  * and to it, in order, and what it finds after the launch.  Linked with
  * the static library, whose internal functions it calls.
  *
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hb.h"
-#include "xhb.h"
+#include "race.h"
+#include "race_launch.h"
 
 #include "kselftest_harness.h"
 
@@ -26,8 +26,8 @@ static char x[256], y[256];
 
 /* A launch's cores, each with its detector and instruction numbers. */
 struct prog {
-	struct asc_xhb *xhb;
-	struct asc_hb *hb[MAX_CORES];
+	struct asc_xrace *xrace;
+	struct asc_race *race[MAX_CORES];
 	unsigned long seq[MAX_CORES];
 	unsigned int ncores;
 	struct asc_report report;
@@ -41,11 +41,11 @@ static struct prog *prog_new(int kind, unsigned int block_dim)
 	unsigned int i;
 
 	p->ncores = kind == ASC_LAUNCH_MIX ? 3 * block_dim : block_dim;
-	p->xhb = asc_xhb_new(kind, block_dim);
+	p->xrace = asc_xrace_new(kind, block_dim);
 	for (i = 0; i < p->ncores; i++) {
-		p->hb[i] = asc_hb_new();
+		p->race[i] = asc_race_new();
 		snprintf(name, sizeof(name), "core %u", i);
-		asc_xhb_attach(p->xhb, i, p->hb[i], name);
+		asc_xrace_attach(p->xrace, i, p->race[i], name);
 	}
 	return p;
 }
@@ -55,8 +55,8 @@ static void prog_free(struct prog *p)
 	unsigned int i;
 
 	for (i = 0; i < p->ncores; i++)
-		asc_hb_free(p->hb[i]);
-	asc_xhb_free(p->xhb);
+		asc_race_free(p->race[i]);
+	asc_xrace_free(p->xrace);
 	asc_report_free(&p->report);
 	free(p->text);
 	free(p);
@@ -68,7 +68,7 @@ static int work(struct prog *p, unsigned int core, int pipe, const char *what,
 {
 	struct asc_access a = { buf, 64, write, name };
 
-	return asc_hb_work(p->hb[core], pipe, ++p->seq[core], what, &a, 1) < 0 ?
+	return asc_race_work(p->race[core], pipe, ++p->seq[core], what, &a, 1) < 0 ?
 	       -1 : 0;
 }
 
@@ -76,30 +76,30 @@ static int xset(struct prog *p, unsigned int core, int flag, int mode,
 		int pipe)
 {
 	unsigned long seq = ++p->seq[core];
-	long mark = asc_xhb_cross_set(p->xhb, core, flag, mode, seq);
+	long mark = asc_xrace_cross_set(p->xrace, core, flag, mode, seq);
 
 	if (mark < 0)
 		return -1;
-	return asc_hb_mark(p->hb[core], pipe, seq, "cross_set_flag", mark) < 0 ?
+	return asc_race_mark(p->race[core], pipe, seq, "cross_set_flag", mark) < 0 ?
 	       -1 : 0;
 }
 
 static int xwait(struct prog *p, unsigned int core, int flag, int pipe)
 {
 	unsigned long seq = ++p->seq[core];
-	int pos = asc_hb_work(p->hb[core], pipe, seq, "cross_wait_flag", NULL, 0);
+	int pos = asc_race_work(p->race[core], pipe, seq, "cross_wait_flag", NULL, 0);
 
 	if (pos < 0)
 		return -1;
-	return asc_xhb_cross_wait(p->xhb, core, flag, pipe, pos, seq);
+	return asc_xrace_cross_wait(p->xrace, core, flag, pipe, pos, seq);
 }
 
 /* SyncAll of @core: of every core, or (@aiv) the AIVs' of a mix launch. */
 static int sync_kind(struct prog *p, unsigned int core, int aiv)
 {
-	if (asc_hb_barrier(p->hb[core], ASC_PIPE_ALL, ++p->seq[core]) < 0)
+	if (asc_race_barrier(p->race[core], ASC_PIPE_ALL, ++p->seq[core]) < 0)
 		return -1;
-	return asc_xhb_sync_all(p->xhb, core, aiv, p->hb[core], ++p->seq[core]);
+	return asc_xrace_sync_all(p->xrace, core, aiv, p->race[core], ++p->seq[core]);
 }
 
 static int sync_all(struct prog *p, unsigned int core)
@@ -110,7 +110,7 @@ static int sync_all(struct prog *p, unsigned int core)
 /* The check after the launch: 0 or its errno; the report in p->text. */
 static int check(struct prog *p)
 {
-	int ret = asc_xhb_check(p->xhb, &p->report) ? errno : 0;
+	int ret = asc_xrace_check(p->xrace, &p->report) ? errno : 0;
 
 	p->text = asc_report_take(&p->report);
 	return ret;
@@ -440,13 +440,13 @@ TEST(set_groups_as_the_chip_counts)
 		{ ASC_LAUNCH_AIV, 8, 7, 0, 0, 7, 0, 7 },
 		{ ASC_LAUNCH_AIC, 1, 0, 0, 0, 0, 0, 0 },
 	};
-	struct asc_xhb_range g, t;
+	struct asc_xrace_range g, t;
 	size_t i;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct group_row *r = &rows[i];
 
-		ASSERT_EQ(0, asc_xhb_set_group(r->kind, r->block_dim, r->core,
+		ASSERT_EQ(0, asc_xrace_set_group(r->kind, r->block_dim, r->core,
 					       r->mode, &g, &t));
 		EXPECT_TRUE(g.first == r->group_first && g.last == r->group_last &&
 			    t.first == r->target_first && t.last == r->target_last)
@@ -454,9 +454,9 @@ TEST(set_groups_as_the_chip_counts)
 			       g.last, t.first, t.last);
 	}
 	/* Modes a core does not have, a core the launch does not have. */
-	EXPECT_EQ(-1, asc_xhb_set_group(ASC_LAUNCH_MIX, 2, 0, 1, &g, &t));
-	EXPECT_EQ(-1, asc_xhb_set_group(ASC_LAUNCH_AIV, 2, 0, 2, &g, &t));
-	EXPECT_EQ(-1, asc_xhb_set_group(ASC_LAUNCH_AIV, 2, 2, 0, &g, &t));
+	EXPECT_EQ(-1, asc_xrace_set_group(ASC_LAUNCH_MIX, 2, 0, 1, &g, &t));
+	EXPECT_EQ(-1, asc_xrace_set_group(ASC_LAUNCH_AIV, 2, 0, 2, &g, &t));
+	EXPECT_EQ(-1, asc_xrace_set_group(ASC_LAUNCH_AIV, 2, 2, 0, &g, &t));
 }
 
 TEST(counts_no_wait_takes_reported)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The core runtime's missing-sync detector (lib/hb.c) without a device:
+ * The core runtime's missing-sync detector (lib/race.c) without a device:
  * programs issued to it in order, and what it finds.  Linked with the
  * static library, whose internal functions it calls.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hb.h"
+#include "race.h"
 
 #include "kselftest_harness.h"
 
@@ -32,43 +32,43 @@ static char x[4096], y[4096], z[4096];
 #define ACC(buf, w)	((struct asc_access){ buf, sizeof(buf), w, #buf })
 
 /* A detector and the instruction numbers of the program it is given. */
-FIXTURE(hb) {
-	struct asc_hb *hb;
+FIXTURE(race) {
+	struct asc_race *race;
 	unsigned long seq;
 };
 
-FIXTURE_SETUP(hb)
+FIXTURE_SETUP(race)
 {
-	self->hb = asc_hb_new();
-	ASSERT_NE(NULL, self->hb);
+	self->race = asc_race_new();
+	ASSERT_NE(NULL, self->race);
 	self->seq = 0;
 }
 
-FIXTURE_TEARDOWN(hb)
+FIXTURE_TEARDOWN(race)
 {
-	asc_hb_free(self->hb);
+	asc_race_free(self->race);
 }
 
-static int work_(struct asc_hb *hb, unsigned long *seq, int pipe,
+static int work_(struct asc_race *race, unsigned long *seq, int pipe,
 		const char *what, struct asc_access a)
 {
-	return asc_hb_work(hb, pipe, ++*seq, what, &a, 1);
+	return asc_race_work(race, pipe, ++*seq, what, &a, 1);
 }
 
-static int set_(struct asc_hb *hb, unsigned long *seq, int event, int id)
+static int set_(struct asc_race *race, unsigned long *seq, int event, int id)
 {
-	return asc_hb_flag(hb, true, ++*seq, event, id);
+	return asc_race_flag(race, true, ++*seq, event, id);
 }
 
-static int wait_(struct asc_hb *hb, unsigned long *seq, int event, int id)
+static int wait_(struct asc_race *race, unsigned long *seq, int event, int id)
 {
-	return asc_hb_flag(hb, false, ++*seq, event, id);
+	return asc_race_flag(race, false, ++*seq, event, id);
 }
 
-#define WORK(pipe, what, a)	work_(self->hb, &self->seq, pipe, what, a)
-#define SET(e, id)		set_(self->hb, &self->seq, e, id)
-#define WAIT(e, id)		wait_(self->hb, &self->seq, e, id)
-#define REPORT()		asc_hb_report(self->hb)
+#define WORK(pipe, what, a)	work_(self->race, &self->seq, pipe, what, a)
+#define SET(e, id)		set_(self->race, &self->seq, e, id)
+#define WAIT(e, id)		wait_(self->race, &self->seq, e, id)
+#define REPORT()		asc_race_report(self->race)
 
 #define ASSERT_FAILS(err, call) do {		\
 	errno = 0;				\
@@ -91,29 +91,29 @@ static char *race(const char *p1, const char *verb1, const char *b,
 	return line;
 }
 
-TEST_F(hb, set_wait_orders_a_copy_and_its_use)
+TEST_F(race, set_wait_orders_a_copy_and_its_use)
 {
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "copy_in", ACC(x, 1)));
 	ASSERT_EQ(2, SET(MTE2_V, 0));
 	ASSERT_EQ(1, WAIT(MTE2_V, 0));
 	ASSERT_EQ(2, WORK(ASC_PIPE_V, "add", ACC(x, 0)));
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
-	ASSERT_EQ(0, asc_hb_leftovers(self->hb, "by the end"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_EQ(0, asc_race_leftovers(self->race, "by the end"));
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, wait_issued_before_its_set)
+TEST_F(race, wait_issued_before_its_set)
 {
 	/* V's queue waits first; MTE2 writes and sets later: still ordered. */
 	ASSERT_EQ(1, WAIT(MTE2_V, 0));
 	ASSERT_EQ(2, WORK(ASC_PIPE_V, "add", ACC(x, 0)));
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "copy_in", ACC(x, 1)));
 	ASSERT_EQ(2, SET(MTE2_V, 0));
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, missing_wait_is_a_race)
+TEST_F(race, missing_wait_is_a_race)
 {
 	char *want = race("MTE2", "writes", "x", x, sizeof(x), 1, "copy_in",
 			  "V", "reads", 3, "add");
@@ -125,7 +125,7 @@ TEST_F(hb, missing_wait_is_a_race)
 	free(want);
 }
 
-TEST_F(hb, race_found_when_the_later_access_runs)
+TEST_F(race, race_found_when_the_later_access_runs)
 {
 	char *want = race("V", "reads", "x", x, sizeof(x), 2, "add", "MTE2",
 			  "writes", 4, "copy_in");
@@ -139,7 +139,7 @@ TEST_F(hb, race_found_when_the_later_access_runs)
 	free(want);
 }
 
-TEST_F(hb, what_is_no_race)
+TEST_F(race, what_is_no_race)
 {
 	struct asc_access lo = { x, 2048, 1, "x" }, hi = { x + 2048, 2048, 1, "x" };
 
@@ -154,7 +154,7 @@ TEST_F(hb, what_is_no_race)
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, a_later_read_does_not_hide_a_write)
+TEST_F(race, a_later_read_does_not_hide_a_write)
 {
 	char *want = race("V", "writes", "x", x, sizeof(x), 1, "add", "MTE3",
 			  "reads", 3, "copy_out");
@@ -167,7 +167,7 @@ TEST_F(hb, a_later_read_does_not_hide_a_write)
 	free(want);
 }
 
-TEST_F(hb, an_ordered_write_replaces_what_it_covers)
+TEST_F(race, an_ordered_write_replaces_what_it_covers)
 {
 	char *want = race("MTE2", "writes", "x", x, sizeof(x), 4, "refill",
 			  "MTE3", "reads", 5, "late");
@@ -182,7 +182,7 @@ TEST_F(hb, an_ordered_write_replaces_what_it_covers)
 	free(want);
 }
 
-TEST_F(hb, overlap_of_different_ranges)
+TEST_F(race, overlap_of_different_ranges)
 {
 	struct asc_access part = { x + 100, 8, 0, "x.part" };
 	char want[256];
@@ -195,7 +195,7 @@ TEST_F(hb, overlap_of_different_ranges)
 	ASSERT_STREQ(want, REPORT());
 }
 
-TEST_F(hb, every_racing_pair_of_the_step)
+TEST_F(race, every_racing_pair_of_the_step)
 {
 	struct asc_access two[2] = { ACC(x, 0), ACC(y, 1) };
 	char *a = race("MTE2", "writes", "x", x, sizeof(x), 1, "in_x", "V",
@@ -206,7 +206,7 @@ TEST_F(hb, every_racing_pair_of_the_step)
 
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "in_x", ACC(x, 1)));
 	ASSERT_EQ(2, WORK(ASC_PIPE_MTE2, "in_y", ACC(y, 0)));
-	ASSERT_FAILS(ENOLCK, asc_hb_work(self->hb, ASC_PIPE_V, ++self->seq,
+	ASSERT_FAILS(ENOLCK, asc_race_work(self->race, ASC_PIPE_V, ++self->seq,
 					 "add", two, 2));
 	ASSERT_LT(0, asprintf(&want, "%s%s", a, b));
 	ASSERT_STREQ(want, REPORT());
@@ -215,7 +215,7 @@ TEST_F(hb, every_racing_pair_of_the_step)
 	free(want);
 }
 
-TEST_F(hb, scalar_stores_need_a_flag)
+TEST_F(race, scalar_stores_need_a_flag)
 {
 	/* Issued after the scalar's store does not mean ordered after it. */
 	ASSERT_EQ(1, WORK(ASC_PIPE_S, "set_value", ACC(z, 1)));
@@ -228,33 +228,33 @@ TEST_F(hb, scalar_stores_need_a_flag)
 	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "late", ACC(z, 0)));
 }
 
-TEST_F(hb, pipe_all_orders_everything)
+TEST_F(race, pipe_all_orders_everything)
 {
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "copy_in", ACC(x, 1)));
-	ASSERT_EQ(1, asc_hb_barrier(self->hb, ASC_PIPE_ALL, ++self->seq));
+	ASSERT_EQ(1, asc_race_barrier(self->race, ASC_PIPE_ALL, ++self->seq));
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, one_pipe_barrier_orders_nothing_across)
+TEST_F(race, one_pipe_barrier_orders_nothing_across)
 {
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "copy_in", ACC(x, 1)));
-	ASSERT_EQ(2, asc_hb_barrier(self->hb, ASC_PIPE_MTE2, ++self->seq));
+	ASSERT_EQ(2, asc_race_barrier(self->race, ASC_PIPE_MTE2, ++self->seq));
 	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "add", ACC(x, 0)));
 }
 
-TEST_F(hb, barrier_of_s_or_non_pipe_refused)
+TEST_F(race, barrier_of_s_or_non_pipe_refused)
 {
-	ASSERT_FAILS(EINVAL, asc_hb_barrier(self->hb, ASC_PIPE_S, 1));
-	ASSERT_FAILS(EINVAL, asc_hb_barrier(self->hb, 7, 1));
-	ASSERT_FAILS(EINVAL, asc_hb_flag(self->hb, true, 1, ASC_HARD_EVENT_COUNT, 0));
-	ASSERT_FAILS(EINVAL, asc_hb_flag(self->hb, true, 1, MTE2_V, ASC_EVENT_IDS_MAX));
-	ASSERT_FAILS(EINVAL, asc_hb_work(self->hb, 6, 1, "x", NULL, 0));
+	ASSERT_FAILS(EINVAL, asc_race_barrier(self->race, ASC_PIPE_S, 1));
+	ASSERT_FAILS(EINVAL, asc_race_barrier(self->race, 7, 1));
+	ASSERT_FAILS(EINVAL, asc_race_flag(self->race, true, 1, ASC_HARD_EVENT_COUNT, 0));
+	ASSERT_FAILS(EINVAL, asc_race_flag(self->race, true, 1, MTE2_V, ASC_EVENT_IDS_MAX));
+	ASSERT_FAILS(EINVAL, asc_race_work(self->race, 6, 1, "x", NULL, 0));
 	/* Refusals of arguments do not stick. */
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "ok", ACC(x, 1)));
 }
 
-TEST_F(hb, double_set_without_wait)
+TEST_F(race, double_set_without_wait)
 {
 	ASSERT_EQ(1, SET(MTE2_V, 3));
 	ASSERT_FAILS(EBUSY, SET(MTE2_V, 3));
@@ -262,7 +262,7 @@ TEST_F(hb, double_set_without_wait)
 		     REPORT());
 }
 
-TEST_F(hb, double_set_before_an_unordered_wait)
+TEST_F(race, double_set_before_an_unordered_wait)
 {
 	/* The fetch hazard: set, wait, set on one pipe, nothing back. */
 	ASSERT_EQ(1, SET(V_MTE3, 0));
@@ -272,7 +272,7 @@ TEST_F(hb, double_set_before_an_unordered_wait)
 		     REPORT());
 }
 
-TEST_F(hb, second_set_after_the_wait_is_fine)
+TEST_F(race, second_set_after_the_wait_is_fine)
 {
 	int round;
 
@@ -282,12 +282,12 @@ TEST_F(hb, second_set_after_the_wait_is_fine)
 		ASSERT_LT(0, SET(MTE3_V, 0));
 		ASSERT_LT(0, WAIT(MTE3_V, 0));
 	}
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
-	ASSERT_EQ(0, asc_hb_leftovers(self->hb, "by the end"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_EQ(0, asc_race_leftovers(self->race, "by the end"));
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, barrier_events_have_no_flag)
+TEST_F(race, barrier_events_have_no_flag)
 {
 	/* V_V sets twice without a wait, waits for nothing; FIX_FIX too. */
 	ASSERT_EQ(1, SET(V_V, 0));
@@ -295,12 +295,12 @@ TEST_F(hb, barrier_events_have_no_flag)
 	ASSERT_EQ(3, WAIT(V_V, 1));
 	ASSERT_EQ(1, WAIT(FIX_FIX, 0));
 	ASSERT_EQ(2, SET(FIX_FIX, 0));
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
-	ASSERT_EQ(0, asc_hb_leftovers(self->hb, "by the end"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_EQ(0, asc_race_leftovers(self->race, "by the end"));
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, cycle_found_when_it_closes)
+TEST_F(race, cycle_found_when_it_closes)
 {
 	ASSERT_EQ(1, WAIT(MTE2_V, 0));
 	ASSERT_FAILS(EDEADLK, WAIT(V_MTE2, 1));
@@ -308,24 +308,24 @@ TEST_F(hb, cycle_found_when_it_closes)
 		     REPORT());
 }
 
-TEST_F(hb, wait_for_the_scalar_is_no_cycle)
+TEST_F(race, wait_for_the_scalar_is_no_cycle)
 {
 	/* S may still set S_V: V waits, MTE2 waits behind V, no deadlock yet. */
 	ASSERT_EQ(1, WAIT(S_V, 0));
 	ASSERT_EQ(2, SET(V_MTE2, 0));
 	ASSERT_EQ(1, WAIT(V_MTE2, 0));
 	ASSERT_EQ(1, SET(S_V, 0));
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
 }
 
-TEST_F(hb, scalar_wait_without_set)
+TEST_F(race, scalar_wait_without_set)
 {
 	ASSERT_FAILS(EDEADLK, WAIT(V_S, 2));
 	ASSERT_STREQ("deadlock: S waits forever for V_S id 2 (#1): no set of it was issued\n",
 		     REPORT());
 }
 
-TEST_F(hb, scalar_wait_behind_a_stuck_pipe)
+TEST_F(race, scalar_wait_behind_a_stuck_pipe)
 {
 	ASSERT_EQ(1, WAIT(MTE2_V, 0));
 	ASSERT_EQ(2, SET(V_S, 0));
@@ -335,7 +335,7 @@ TEST_F(hb, scalar_wait_behind_a_stuck_pipe)
 		     REPORT());
 }
 
-TEST_F(hb, scalar_wait_that_can_end)
+TEST_F(race, scalar_wait_that_can_end)
 {
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "compute", ACC(z, 1)));
 	ASSERT_EQ(2, SET(V_S, 0));
@@ -344,7 +344,7 @@ TEST_F(hb, scalar_wait_that_can_end)
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, scalar_wait_orders_what_is_issued_after_it)
+TEST_F(race, scalar_wait_orders_what_is_issued_after_it)
 {
 	int round;
 
@@ -360,12 +360,12 @@ TEST_F(hb, scalar_wait_orders_what_is_issued_after_it)
 		ASSERT_LT(0, WAIT(V_S, 0));
 		ASSERT_LT(0, WORK(ASC_PIPE_S, "get_value", ACC(z, 0)));
 	}
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
-	ASSERT_EQ(0, asc_hb_leftovers(self->hb, "by the end"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_EQ(0, asc_race_leftovers(self->race, "by the end"));
 	ASSERT_EQ(NULL, REPORT());
 }
 
-TEST_F(hb, scalar_read_is_done_before_later_issues)
+TEST_F(race, scalar_read_is_done_before_later_issues)
 {
 	char *want = race("S", "writes", "y", y, sizeof(y), 3, "set_value",
 			  "V", "reads", 4, "late");
@@ -380,7 +380,7 @@ TEST_F(hb, scalar_read_is_done_before_later_issues)
 	free(want);
 }
 
-TEST_F(hb, a_store_published_by_a_flag_that_came_back)
+TEST_F(race, a_store_published_by_a_flag_that_came_back)
 {
 	/* S stores, sets S_V; V waits, sets V_S; S waits: the store is out. */
 	ASSERT_EQ(1, WORK(ASC_PIPE_S, "set_value", ACC(y, 1)));
@@ -401,61 +401,61 @@ TEST_F(hb, a_store_published_by_a_flag_that_came_back)
 	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_MTE3, "copy_out", ACC(z, 0)));
 }
 
-TEST_F(hb, drain_names_every_stuck_pipe)
+TEST_F(race, drain_names_every_stuck_pipe)
 {
 	ASSERT_EQ(1, WAIT(MTE2_V, 1));
 	ASSERT_EQ(1, WAIT(V_MTE3, 0));
 	ASSERT_EQ(2, SET(V_MTE3, 0));
-	ASSERT_FAILS(EDEADLK, asc_hb_drain(self->hb, "at the end of the kernel"));
+	ASSERT_FAILS(EDEADLK, asc_race_drain(self->race, "at the end of the kernel"));
 	ASSERT_STREQ("deadlock: at the end of the kernel, V waits forever for MTE2_V id 1 (#1): no set of it was issued\n"
 		     "deadlock: at the end of the kernel, MTE3 waits forever for V_MTE3 id 0 (#2): its set (#3) is queued on V behind V's wait (#1)\n",
 		     REPORT());
 }
 
-TEST_F(hb, pipe_all_with_a_stuck_pipe)
+TEST_F(race, pipe_all_with_a_stuck_pipe)
 {
 	ASSERT_EQ(1, WAIT(MTE2_V, 0));
-	ASSERT_FAILS(EDEADLK, asc_hb_barrier(self->hb, ASC_PIPE_ALL, ++self->seq));
+	ASSERT_FAILS(EDEADLK, asc_race_barrier(self->race, ASC_PIPE_ALL, ++self->seq));
 	ASSERT_STREQ("deadlock: at pipe_barrier(ALL) (#2), V waits forever for MTE2_V id 0 (#1): no set of it was issued\n",
 		     REPORT());
 }
 
-TEST_F(hb, reach_a_position)
+TEST_F(race, reach_a_position)
 {
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "a", ACC(x, 1)));
 	ASSERT_EQ(2, WAIT(MTE2_V, 0));
 	ASSERT_EQ(3, WORK(ASC_PIPE_V, "b", ACC(x, 1)));
-	ASSERT_EQ(0, asc_hb_reach(self->hb, ASC_PIPE_V, 1, "full"));
-	ASSERT_FAILS(EINVAL, asc_hb_reach(self->hb, ASC_PIPE_V, 4, "full"));
-	ASSERT_FAILS(EDEADLK, asc_hb_reach(self->hb, ASC_PIPE_V, 2, "when the queue of V is full (#9)"));
+	ASSERT_EQ(0, asc_race_reach(self->race, ASC_PIPE_V, 1, "full"));
+	ASSERT_FAILS(EINVAL, asc_race_reach(self->race, ASC_PIPE_V, 4, "full"));
+	ASSERT_FAILS(EDEADLK, asc_race_reach(self->race, ASC_PIPE_V, 2, "when the queue of V is full (#9)"));
 	ASSERT_STREQ("deadlock: when the queue of V is full (#9), V waits forever for MTE2_V id 0 (#2): no set of it was issued\n",
 		     REPORT());
 }
 
-TEST_F(hb, flag_never_waited)
+TEST_F(race, flag_never_waited)
 {
 	ASSERT_EQ(1, SET(MTE2_V, 0));
-	ASSERT_EQ(0, asc_hb_drain(self->hb, "at the end"));
-	ASSERT_FAILS(ENOLCK, asc_hb_leftovers(self->hb, "by the end of the kernel"));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_FAILS(ENOLCK, asc_race_leftovers(self->race, "by the end of the kernel"));
 	ASSERT_STREQ("missing wait: MTE2 sets MTE2_V id 0 (#1) and no wait takes it by the end of the kernel\n",
 		     REPORT());
 }
 
-TEST_F(hb, first_finding_sticks)
+TEST_F(race, first_finding_sticks)
 {
 	ASSERT_EQ(1, SET(MTE2_V, 0));
 	ASSERT_FAILS(EBUSY, SET(MTE2_V, 0));
 	ASSERT_FAILS(EBUSY, WAIT(MTE2_V, 0));
 	ASSERT_FAILS(EBUSY, WORK(ASC_PIPE_V, "x", ACC(x, 1)));
-	ASSERT_FAILS(EBUSY, asc_hb_drain(self->hb, "end"));
-	ASSERT_FAILS(EBUSY, asc_hb_barrier(self->hb, ASC_PIPE_ALL, 9));
-	ASSERT_FAILS(EBUSY, asc_hb_leftovers(self->hb, "end"));
-	ASSERT_FAILS(EBUSY, asc_hb_reach(self->hb, ASC_PIPE_V, 1, "x"));
+	ASSERT_FAILS(EBUSY, asc_race_drain(self->race, "end"));
+	ASSERT_FAILS(EBUSY, asc_race_barrier(self->race, ASC_PIPE_ALL, 9));
+	ASSERT_FAILS(EBUSY, asc_race_leftovers(self->race, "end"));
+	ASSERT_FAILS(EBUSY, asc_race_reach(self->race, ASC_PIPE_V, 1, "x"));
 	/* Nothing was added to the report after the finding. */
 	ASSERT_EQ(NULL, strchr(strchr(REPORT(), '\n') + 1, '\n'));
 }
 
-TEST_F(hb, uses_of_an_event)
+TEST_F(race, uses_of_an_event)
 {
 	struct asc_report out = { 0 };
 	char *text;
@@ -463,7 +463,7 @@ TEST_F(hb, uses_of_an_event)
 	ASSERT_EQ(1, SET(MTE2_V, 0));
 	ASSERT_EQ(1, WAIT(MTE2_V, 5));
 	ASSERT_EQ(2, SET(V_MTE2, 1));
-	asc_hb_uses(self->hb, MTE2_V, &out);
+	asc_race_uses(self->race, MTE2_V, &out);
 	text = asc_report_take(&out);
 	ASSERT_STREQ("in use: MTE2_V id 0: its flag, set by MTE2 (#1), not waited for yet\n"
 		     "in use: MTE2_V id 5: a wait issued (#2), queued on V\n", text);
@@ -525,7 +525,7 @@ static int pipeline(struct op *ops)
 /* Replay @ops without @skip; the errno of the finding, or 0. */
 static int replay(const struct op *ops, int n, int skip, char **report)
 {
-	struct asc_hb *hb = asc_hb_new();
+	struct asc_race *race = asc_race_new();
 	unsigned long seq = 0;
 	struct asc_access a;
 	int i, ret = 0;
@@ -536,20 +536,20 @@ static int replay(const struct op *ops, int n, int skip, char **report)
 		a = (struct asc_access){ ops[i].buf, 64, ops[i].write, "buf" };
 		switch (ops[i].kind) {
 		case OP_WORK:
-			ret = asc_hb_work(hb, ops[i].pipe, ++seq, "work", &a, 1);
+			ret = asc_race_work(race, ops[i].pipe, ++seq, "work", &a, 1);
 			break;
 		default:
-			ret = asc_hb_flag(hb, ops[i].kind == OP_SET, ++seq,
+			ret = asc_race_flag(race, ops[i].kind == OP_SET, ++seq,
 					  ops[i].event, ops[i].id);
 		}
 	}
 	if (ret >= 0)
-		ret = asc_hb_drain(hb, "at the end of the kernel");
+		ret = asc_race_drain(race, "at the end of the kernel");
 	if (!ret)
-		ret = asc_hb_leftovers(hb, "by the end of the kernel");
+		ret = asc_race_leftovers(race, "by the end of the kernel");
 	ret = ret < 0 ? errno : 0;
-	*report = asc_hb_take_report(hb);
-	asc_hb_free(hb);
+	*report = asc_race_take_report(race);
+	asc_race_free(race);
 	return ret;
 }
 
@@ -589,30 +589,30 @@ TEST(pipeline_without_any_one_sync)
 /* A long correct pipeline: what is kept stays small, so this is quick. */
 TEST(long_pipeline_stays_fast)
 {
-	struct asc_hb *hb = asc_hb_new();
+	struct asc_race *race = asc_race_new();
 	struct asc_access a;
 	unsigned long seq = 0;
 	int t, b;
 
-	ASSERT_NE(NULL, hb);
-	ASSERT_LT(0, asc_hb_flag(hb, true, ++seq, V_MTE2, 0));
-	ASSERT_LT(0, asc_hb_flag(hb, true, ++seq, V_MTE2, 1));
+	ASSERT_NE(NULL, race);
+	ASSERT_LT(0, asc_race_flag(race, true, ++seq, V_MTE2, 0));
+	ASSERT_LT(0, asc_race_flag(race, true, ++seq, V_MTE2, 1));
 	for (t = 0; t < 200000; t++) {
 		b = t % 2;
 		a = (struct asc_access){ in_buf[b], 64, 1, "in" };
-		ASSERT_LT(0, asc_hb_flag(hb, false, ++seq, V_MTE2, b));
-		ASSERT_LT(0, asc_hb_work(hb, ASC_PIPE_MTE2, ++seq, "in", &a, 1));
-		ASSERT_LT(0, asc_hb_flag(hb, true, ++seq, MTE2_V, b));
-		ASSERT_LT(0, asc_hb_flag(hb, false, ++seq, MTE2_V, b));
+		ASSERT_LT(0, asc_race_flag(race, false, ++seq, V_MTE2, b));
+		ASSERT_LT(0, asc_race_work(race, ASC_PIPE_MTE2, ++seq, "in", &a, 1));
+		ASSERT_LT(0, asc_race_flag(race, true, ++seq, MTE2_V, b));
+		ASSERT_LT(0, asc_race_flag(race, false, ++seq, MTE2_V, b));
 		a.write = 0;
-		ASSERT_LT(0, asc_hb_work(hb, ASC_PIPE_V, ++seq, "use", &a, 1));
-		ASSERT_LT(0, asc_hb_flag(hb, true, ++seq, V_MTE2, b));
+		ASSERT_LT(0, asc_race_work(race, ASC_PIPE_V, ++seq, "use", &a, 1));
+		ASSERT_LT(0, asc_race_flag(race, true, ++seq, V_MTE2, b));
 	}
-	ASSERT_LT(0, asc_hb_flag(hb, false, ++seq, V_MTE2, 0));
-	ASSERT_LT(0, asc_hb_flag(hb, false, ++seq, V_MTE2, 1));
-	ASSERT_EQ(0, asc_hb_drain(hb, "end"));
-	ASSERT_EQ(0, asc_hb_leftovers(hb, "end"));
-	asc_hb_free(hb);
+	ASSERT_LT(0, asc_race_flag(race, false, ++seq, V_MTE2, 0));
+	ASSERT_LT(0, asc_race_flag(race, false, ++seq, V_MTE2, 1));
+	ASSERT_EQ(0, asc_race_drain(race, "end"));
+	ASSERT_EQ(0, asc_race_leftovers(race, "end"));
+	asc_race_free(race);
 }
 
 TEST_HARNESS_MAIN

@@ -4,13 +4,13 @@
  * of a launch, from the issue order alone, so that it finds the same
  * things on every run whatever the threads do.
  *
- * Each core's detector (hb.c) gives every instruction a vector clock over
- * the core's lanes (and ASC_HB_ISSUE, what its scalar had done), from the
+ * Each core's detector (race.c) gives every instruction a vector clock over
+ * the core's lanes (and ASC_RACE_ISSUE, what its scalar had done), from the
  * core's issue order alone.  This file extends those clocks to vector
  * clocks over (core, lane) of the whole launch: what an instruction knows
  * of another core comes only through cross-core waits and SyncAll, and
  * an instruction is after a cross-core wait of its core when its local
- * clock has the wait's position on the wait's lane (ASC_HB_ISSUE for a
+ * clock has the wait's position on the wait's lane (ASC_RACE_ISSUE for a
  * wait of the scalar, which blocks it).
  *
  * - A cross-core set publishes its global clock: its local clock, and
@@ -28,7 +28,7 @@
  *   and joins the clocks of every core's SyncAll of the same round; the
  *   AIVs' SyncAll of a mix launch those of every AIV's, its rounds
  *   counted apart.
- * - The software sync over a workspace (gmsync.c: IBSet, IBWait, SyncAll
+ * - The software sync over a workspace (workspace_sync.c: IBSet, IBWait, SyncAll
  *   over global memory) is counters in memory: a set of a counter
  *   publishes its clock as the counter's n-th, and a wait until the
  *   counter reached n joins the clock of its n-th set.
@@ -50,10 +50,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xhb_model.h"
+#include "race_launch_model.h"
 
 /* Make room for one more in a growing array; NULL when out of memory. */
-void *asc_xhb_grow(void *pv, size_t *n, size_t *cap, size_t size)
+void *asc_xrace_grow(void *pv, size_t *n, size_t *cap, size_t size)
 {
 	void **p = pv, *v;
 	size_t c;
@@ -69,17 +69,17 @@ void *asc_xhb_grow(void *pv, size_t *n, size_t *cap, size_t size)
 	return (char *)v + *n * size;
 }
 
-int asc_xhb_set_group(int kind, unsigned int block_dim, unsigned int core,
-		      int mode, struct asc_xhb_range *group,
-		      struct asc_xhb_range *targets)
+int asc_xrace_set_group(int kind, unsigned int block_dim, unsigned int core,
+		      int mode, struct asc_xrace_range *group,
+		      struct asc_xrace_range *targets)
 {
 	bool mix = kind == ASC_LAUNCH_MIX;
 	bool aic = mix && core < block_dim;
 	unsigned int ncores = mix ? 3 * block_dim : block_dim;
 	unsigned int ai = aic || !mix ? core : (core - block_dim) / 2;
-	struct asc_xhb_range pair = { block_dim + 2 * ai, block_dim + 2 * ai + 1 };
+	struct asc_xrace_range pair = { block_dim + 2 * ai, block_dim + 2 * ai + 1 };
 
-	if (core >= ncores || mode < 0 || mode >= XHB_MODES ||
+	if (core >= ncores || mode < 0 || mode >= XRACE_MODES ||
 	    (mode && !mix) || (mode == 1 && aic))
 		return asc_einval();
 	if (mode == 0) {
@@ -90,25 +90,25 @@ int asc_xhb_set_group(int kind, unsigned int block_dim, unsigned int core,
 		*group = pair;
 		*targets = pair;
 	} else if (aic) {
-		*group = (struct asc_xhb_range){ ai, ai };
+		*group = (struct asc_xrace_range){ ai, ai };
 		*targets = pair;
 	} else {
 		*group = pair;
-		*targets = (struct asc_xhb_range){ ai, ai };
+		*targets = (struct asc_xrace_range){ ai, ai };
 	}
 	return 0;
 }
 
-struct asc_xhb *asc_xhb_new(int kind, unsigned int block_dim)
+struct asc_xrace *asc_xrace_new(int kind, unsigned int block_dim)
 {
-	struct asc_xhb *x = calloc(1, sizeof(*x));
+	struct asc_xrace *x = calloc(1, sizeof(*x));
 
 	if (!x)
 		return NULL;
 	x->kind = kind;
 	x->block_dim = block_dim;
 	x->ncores = kind == ASC_LAUNCH_MIX ? 3 * block_dim : block_dim;
-	x->width = (size_t)x->ncores * XHB_C;
+	x->width = (size_t)x->ncores * XRACE_C;
 	x->cores = calloc(x->ncores, sizeof(*x->cores));
 	if (!x->cores) {
 		free(x);
@@ -117,9 +117,9 @@ struct asc_xhb *asc_xhb_new(int kind, unsigned int block_dim)
 	return x;
 }
 
-void asc_xhb_free(struct asc_xhb *x)
+void asc_xrace_free(struct asc_xrace *x)
 {
-	struct xhb_core *c;
+	struct xrace_core *c;
 	size_t i, f;
 	int k;
 
@@ -136,7 +136,7 @@ void asc_xhb_free(struct asc_xhb *x)
 			free(c->syncs[i].g);
 		for (i = 0; i < c->nimports; i++)
 			free(c->imports[i].cum);
-		for (f = 0; f < XHB_FLAGS; f++)
+		for (f = 0; f < XRACE_FLAGS; f++)
 			free(c->counts[f]);
 		free(c->items);
 		free(c->accs);
@@ -160,13 +160,13 @@ void asc_xhb_free(struct asc_xhb *x)
 }
 
 /* Record a run item of core @c; its index, or -1 (ENOMEM noted). */
-static long xhb_item(struct xhb_core *c, const struct asc_hb_ran *r)
+static long xrace_item(struct xrace_core *c, const struct asc_race_ran *r)
 {
-	struct xhb_item *it = XHB_PUSH(c, items);
+	struct xrace_item *it = XRACE_PUSH(c, items);
 
 	if (!it)
 		goto nomem;
-	*it = (struct xhb_item){ .lane = r->lane, .pos = r->pos, .seq = r->seq,
+	*it = (struct xrace_item){ .lane = r->lane, .pos = r->pos, .seq = r->seq,
 				 .what = strdup(r->what ? r->what : "work") };
 	if (!it->what)
 		goto nomem;
@@ -177,12 +177,12 @@ nomem:
 	return -1;
 }
 
-/* The tap of a core's hb: keep its accesses and its sets' clocks. */
-static void xhb_ran(void *ctx, const struct asc_hb_ran *r)
+/* The tap of a core's race: keep its accesses and its sets' clocks. */
+static void xrace_ran(void *ctx, const struct asc_race_ran *r)
 {
-	struct xhb_core *c = ctx;
-	struct xhb_acc *a;
-	long item = xhb_item(c, r);
+	struct xrace_core *c = ctx;
+	struct xrace_acc *a;
+	long item = xrace_item(c, r);
 	unsigned int i;
 
 	if (item < 0)
@@ -192,17 +192,17 @@ static void xhb_ran(void *ctx, const struct asc_hb_ran *r)
 		c->sets[r->mark - 1].item = item;
 	}
 	for (i = 0; i < r->nacc; i++) {
-		a = XHB_PUSH(c, accs);
+		a = XRACE_PUSH(c, accs);
 		if (!a) {
 			c->err = ENOMEM;
 			return;
 		}
-		*a = (struct xhb_acc){
+		*a = (struct xrace_acc){
 			.range = { .lo = r->acc[i].lo, .hi = r->acc[i].hi },
 			.item = item, .write = r->acc[i].write,
 			/* A load of the scalar is done; its store is posted. */
-			.lane = r->lane == ASC_HB_S && !r->acc[i].write ?
-				ASC_HB_ISSUE : r->lane,
+			.lane = r->lane == ASC_RACE_S && !r->acc[i].write ?
+				ASC_RACE_ISSUE : r->lane,
 		};
 		if (r->acc[i].name) {
 			a->name = strdup(r->acc[i].name);
@@ -215,106 +215,106 @@ static void xhb_ran(void *ctx, const struct asc_hb_ran *r)
 	}
 }
 
-void asc_xhb_attach(struct asc_xhb *x, unsigned int core, struct asc_hb *hb,
+void asc_xrace_attach(struct asc_xrace *x, unsigned int core, struct asc_race *race,
 		    const char *name)
 {
-	struct xhb_core *c = &x->cores[core];
+	struct xrace_core *c = &x->cores[core];
 
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	asc_hb_tap(hb, xhb_ran, c);
+	asc_race_tap(race, xrace_ran, c);
 }
 
-long asc_xhb_cross_set(struct asc_xhb *x, unsigned int core, int flag_id,
+long asc_xrace_cross_set(struct asc_xrace *x, unsigned int core, int flag_id,
 		       int mode, unsigned long seq)
 {
-	struct xhb_core *c = &x->cores[core];
-	struct asc_xhb_range group, targets;
-	struct xhb_set *s;
+	struct xrace_core *c = &x->cores[core];
+	struct asc_xrace_range group, targets;
+	struct xrace_set *s;
 
-	if (flag_id < 0 || flag_id >= XHB_FLAGS ||
-	    asc_xhb_set_group(x->kind, x->block_dim, core, mode, &group,
+	if (flag_id < 0 || flag_id >= XRACE_FLAGS ||
+	    asc_xrace_set_group(x->kind, x->block_dim, core, mode, &group,
 			      &targets))
 		return asc_einval();
-	s = XHB_PUSH(c, sets);
+	s = XRACE_PUSH(c, sets);
 	if (!s) {
 		errno = ENOMEM;
 		return -1;
 	}
-	*s = (struct xhb_set){ .flag = flag_id, .mode = mode, .group = group,
+	*s = (struct xrace_set){ .flag = flag_id, .mode = mode, .group = group,
 			       .targets = targets, .seq = seq };
 	return ++c->n_sets;
 }
 
-int asc_xhb_cross_wait(struct asc_xhb *x, unsigned int core, int flag_id,
+int asc_xrace_cross_wait(struct asc_xrace *x, unsigned int core, int flag_id,
 		       int pipe_id, uint32_t pos, unsigned long seq)
 {
-	struct xhb_core *c = &x->cores[core];
-	int lane = asc_hb_lane(pipe_id);
-	struct xhb_wait *w;
+	struct xrace_core *c = &x->cores[core];
+	int lane = asc_race_lane(pipe_id);
+	struct xrace_wait *w;
 
-	if (flag_id < 0 || flag_id >= XHB_FLAGS || lane < 0)
+	if (flag_id < 0 || flag_id >= XRACE_FLAGS || lane < 0)
 		return asc_einval();
-	w = XHB_PUSH(c, waits);
+	w = XRACE_PUSH(c, waits);
 	if (!w) {
 		errno = ENOMEM;
 		return -1;
 	}
-	*w = (struct xhb_wait){ .flag = flag_id,
-				.lane = lane == ASC_HB_S ? ASC_HB_ISSUE : lane,
+	*w = (struct xrace_wait){ .flag = flag_id,
+				.lane = lane == ASC_RACE_S ? ASC_RACE_ISSUE : lane,
 				.pos = pos, .seq = seq };
 	c->n_waits++;
 	return 0;
 }
 
-long asc_xhb_gm_set(struct asc_xhb *x, unsigned int core, const void *gm,
+long asc_xrace_gm_set(struct asc_xrace *x, unsigned int core, const void *gm,
 		    unsigned long seq)
 {
-	struct xhb_core *c = &x->cores[core];
-	struct xhb_set *s = XHB_PUSH(c, sets);
+	struct xrace_core *c = &x->cores[core];
+	struct xrace_set *s = XRACE_PUSH(c, sets);
 
 	if (!s) {
 		errno = ENOMEM;
 		return -1;
 	}
-	*s = (struct xhb_set){ .gm = gm, .flag = -1, .seq = seq };
+	*s = (struct xrace_set){ .gm = gm, .flag = -1, .seq = seq };
 	return ++c->n_sets;
 }
 
-int asc_xhb_gm_wait(struct asc_xhb *x, unsigned int core, const void *gm,
+int asc_xrace_gm_wait(struct asc_xrace *x, unsigned int core, const void *gm,
 		    uint32_t count, int pipe_id, uint32_t pos,
 		    unsigned long seq)
 {
-	struct xhb_core *c = &x->cores[core];
-	int lane = asc_hb_lane(pipe_id);
-	struct xhb_wait *w;
+	struct xrace_core *c = &x->cores[core];
+	int lane = asc_race_lane(pipe_id);
+	struct xrace_wait *w;
 
 	if (!gm || !count || lane < 0)
 		return asc_einval();
-	w = XHB_PUSH(c, waits);
+	w = XRACE_PUSH(c, waits);
 	if (!w) {
 		errno = ENOMEM;
 		return -1;
 	}
-	*w = (struct xhb_wait){ .gm = gm, .count = count, .flag = -1,
-				.lane = lane == ASC_HB_S ? ASC_HB_ISSUE : lane,
+	*w = (struct xrace_wait){ .gm = gm, .count = count, .flag = -1,
+				.lane = lane == ASC_RACE_S ? ASC_RACE_ISSUE : lane,
 				.pos = pos, .seq = seq };
 	c->n_waits++;
 	return 0;
 }
 
-int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core, int aiv,
-		     const struct asc_hb *hb, unsigned long seq)
+int asc_xrace_sync_all(struct asc_xrace *x, unsigned int core, int aiv,
+		     const struct asc_race *race, unsigned long seq)
 {
-	struct xhb_core *c = &x->cores[core];
-	struct xhb_sync *s = XHB_PUSH(c, syncs);
+	struct xrace_core *c = &x->cores[core];
+	struct xrace_sync *s = XRACE_PUSH(c, syncs);
 
 	if (!s) {
 		errno = ENOMEM;
 		return -1;
 	}
-	*s = (struct xhb_sync){ .aiv = !!aiv, .pos = asc_hb_done(hb, ASC_PIPE_S),
+	*s = (struct xrace_sync){ .aiv = !!aiv, .pos = asc_race_done(race, ASC_PIPE_S),
 				.seq = seq };
-	asc_hb_clock(hb, ASC_PIPE_S, s->clock);
+	asc_race_clock(race, ASC_PIPE_S, s->clock);
 	c->n_syncs++;
 	return 0;
 }

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The cross-core missing-sync detector (xhb.c, the check in xhb_check.c):
+ * The cross-core missing-sync detector (race_launch.c, the check in race_launch_check.c):
  * accesses of one buffer by pipes of different cores of a launch that no
  * cross-core set/wait or SyncAll orders, found from the issue order
  * alone.
  *
  * Not installed.  launch.c makes one per launch, attaches it to the
- * detector of each core (hb.c), tells it each core's cross-core sets,
+ * detector of each core (race.c), tells it each core's cross-core sets,
  * waits and SyncAlls as they are issued, and asks after the launch;
- * lib/tests/xhb.c drives it without a device.
+ * lib/tests/race_launch.c drives it without a device.
  *
  * What a core records is touched only by that core's scalar thread (the
- * thread calling its hb): no lock.  asc_xhb_check() runs once every core
+ * thread calling its race): no lock.  asc_xrace_check() runs once every core
  * has ended.
  */
 #ifndef __LIBASC_XHB_H__
@@ -19,13 +19,13 @@
 
 #include <stdint.h>
 
-#include "hb.h"
+#include "race.h"
 #include "internal.h"
 
-struct asc_xhb;
+struct asc_xrace;
 
 /* Cores @first..@last of a launch, by the driver's numbering. */
-struct asc_xhb_range {
+struct asc_xrace_range {
 	unsigned int first;
 	unsigned int last;
 };
@@ -38,62 +38,62 @@ struct asc_xhb_range {
  * it then adds 1 to (@targets).  Return: 0, or -1 with EINVAL for a mode
  * the kind or core type does not have.
  */
-int asc_xhb_set_group(int kind, unsigned int block_dim, unsigned int core,
-		      int mode, struct asc_xhb_range *group,
-		      struct asc_xhb_range *targets);
+int asc_xrace_set_group(int kind, unsigned int block_dim, unsigned int core,
+		      int mode, struct asc_xrace_range *group,
+		      struct asc_xrace_range *targets);
 
 /* A detector for a launch; NULL with errno ENOMEM. */
-struct asc_xhb *asc_xhb_new(int kind, unsigned int block_dim);
-void asc_xhb_free(struct asc_xhb *x);
+struct asc_xrace *asc_xrace_new(int kind, unsigned int block_dim);
+void asc_xrace_free(struct asc_xrace *x);
 
 /*
- * Core @core runs with detector @hb, named @name in the report ("core 0
- * (AIC 0)"): its work items' accesses are recorded as @hb runs them.
+ * Core @core runs with detector @race, named @name in the report ("core 0
+ * (AIC 0)"): its work items' accesses are recorded as @race runs them.
  */
-void asc_xhb_attach(struct asc_xhb *x, unsigned int core, struct asc_hb *hb,
+void asc_xrace_attach(struct asc_xrace *x, unsigned int core, struct asc_race *race,
 		    const char *name);
 
 /*
  * @core issues cross-core set (@flag_id, @mode) as instruction @seq.
- * Return: the mark to issue it to its hb with (asc_hb_mark()), or -1
+ * Return: the mark to issue it to its race with (asc_race_mark()), or -1
  * with errno EINVAL (a mode the core does not have) or ENOMEM.
  */
-long asc_xhb_cross_set(struct asc_xhb *x, unsigned int core, int flag_id,
+long asc_xrace_cross_set(struct asc_xrace *x, unsigned int core, int flag_id,
 		       int mode, unsigned long seq);
 
 /*
  * @core issues cross-core wait @flag_id as instruction @seq to @pipe_id,
- * at position @pos of its hb (S included: the wait is issued to the hb
+ * at position @pos of its race (S included: the wait is issued to the race
  * as an instruction of its own).  Return: 0 or -1 with errno ENOMEM.
  */
-int asc_xhb_cross_wait(struct asc_xhb *x, unsigned int core, int flag_id,
+int asc_xrace_cross_wait(struct asc_xrace *x, unsigned int core, int flag_id,
 		       int pipe_id, uint32_t pos, unsigned long seq);
 
 /*
- * The software sync (gmsync.c): @core issues a set of the counter at @gm
- * as instruction @seq.  Return: the mark to issue it to its hb with, or
+ * The software sync (workspace_sync.c): @core issues a set of the counter at @gm
+ * as instruction @seq.  Return: the mark to issue it to its race with, or
  * -1 with errno ENOMEM.
  */
-long asc_xhb_gm_set(struct asc_xhb *x, unsigned int core, const void *gm,
+long asc_xrace_gm_set(struct asc_xrace *x, unsigned int core, const void *gm,
 		    unsigned long seq);
 
 /*
  * @core issues, as instruction @seq at position @pos of @pipe_id in its
- * hb, a wait until the counter at @gm has had @count sets (1, 2, ...):
+ * race, a wait until the counter at @gm has had @count sets (1, 2, ...):
  * it joins the clock of the @count-th.  Return: 0 or -1 with errno
  * EINVAL or ENOMEM.
  */
-int asc_xhb_gm_wait(struct asc_xhb *x, unsigned int core, const void *gm,
+int asc_xrace_gm_wait(struct asc_xrace *x, unsigned int core, const void *gm,
 		    uint32_t count, int pipe_id, uint32_t pos,
 		    unsigned long seq);
 
 /*
- * @core reaches SyncAll (instruction @seq) right after its hb ran the
+ * @core reaches SyncAll (instruction @seq) right after its race ran the
  * pipe_barrier(PIPE_ALL) before it; @aiv: the AIVs' SyncAll of a mix
  * launch (an AIV's), not every core's.  Return: 0 or -1 with errno ENOMEM.
  */
-int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core, int aiv,
-		     const struct asc_hb *hb, unsigned long seq);
+int asc_xrace_sync_all(struct asc_xrace *x, unsigned int core, int aiv,
+		     const struct asc_race *race, unsigned long seq);
 
 /*
  * After the launch: every pair of accesses of different cores to
@@ -102,6 +102,6 @@ int asc_xhb_sync_all(struct asc_xhb *x, unsigned int core, int aiv,
  * cross-core flag no wait took (a missing wait), a line each into @out.
  * Return: 0, or -1 with errno ENOLCK when something was found, ENOMEM.
  */
-int asc_xhb_check(struct asc_xhb *x, struct asc_report *out);
+int asc_xrace_check(struct asc_xrace *x, struct asc_report *out);
 
 #endif /* __LIBASC_XHB_H__ */
