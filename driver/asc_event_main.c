@@ -14,7 +14,7 @@
  * and the handler faults the page in and runs the operation again
  * (asc_retry_faulted()).  ALLOC_ID and FETCH_ID first try to read their
  * reference and write the ID in one user access, under the lock
- * (asc_tpipe_hand_out_user()), and take that general way when they cannot.
+ * (asc_tpipe_id_one_access()), and take that general way when they cannot.
  * Every ioctl's result is counted (asc_event_stats.c); every open TPipe is
  * in the debugfs file (asc_event_debugfs.c).  mmap() maps a TPipe's flags
  * and state (asc_event_map.c).
@@ -138,13 +138,13 @@ static bool asc_retry_faulted(int ret, void __user *uptr, size_t size)
 }
 
 /* ALLOC_ID (@take) and FETCH_ID: in one user access when it can be done so. */
-static int asc_ioc_hand_out(struct asc_tpipe *tp,
-			    struct asc_event_ref __user *uref, bool take)
+static int asc_ioc_alloc_or_fetch(struct asc_tpipe *tp,
+				  struct asc_event_ref __user *uref, bool take)
 {
 	struct asc_event_ref ref;
 	int ret;
 
-	ret = asc_tpipe_hand_out_user(tp, uref, take);
+	ret = asc_tpipe_id_one_access(tp, uref, take);
 	if (ret != -EAGAIN)
 		return ret;
 	ret = asc_ref_from_user(&ref, uref);
@@ -358,9 +358,9 @@ static long asc_event_dispatch(struct asc_tpipe *tp, unsigned int cmd,
 	case ASC_EVENT_IOC_INFO:
 		return asc_ioc_info(tp, argp);
 	case ASC_EVENT_IOC_ALLOC_ID:
-		return asc_ioc_hand_out(tp, argp, true);
+		return asc_ioc_alloc_or_fetch(tp, argp, true);
 	case ASC_EVENT_IOC_FETCH_ID:
-		return asc_ioc_hand_out(tp, argp, false);
+		return asc_ioc_alloc_or_fetch(tp, argp, false);
 	case ASC_EVENT_IOC_RELEASE_ID:
 		return asc_ioc_release_id(tp, argp);
 	case ASC_EVENT_IOC_SET_FLAG:

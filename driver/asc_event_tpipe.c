@@ -398,8 +398,8 @@ static int asc_tpipe_put_id(const struct asc_tpipe *tp, u32 __user *uid, u32 id)
  * ALLOC_ID (@take) or FETCH_ID of @event ended with @ret, @id written to
  * userspace when @ret is 0: take or remember @id, and trace the call.
  */
-static void asc_tpipe_handed_out(struct asc_tpipe *tp, u32 event, u32 id,
-				 bool take, int ret)
+static void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event, u32 id,
+				bool take, int ret)
 {
 	lockdep_assert_held(tp->lockp);
 
@@ -421,8 +421,8 @@ static void asc_tpipe_handed_out(struct asc_tpipe *tp, u32 event, u32 id,
  * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, taken or
  * remembered as fetched only once it is written to @uid.
  */
-static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
-			      u32 __user *uid, bool take)
+static int asc_tpipe_id_to_user(struct asc_tpipe *tp, u32 event,
+				u32 __user *uid, bool take)
 {
 	struct asc_report *report = NULL;
 	int ret = -EINVAL;
@@ -437,7 +437,7 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
 	if (!ret)
 		ret = asc_tpipe_put_id(tp, uid, id);
 	if (ret != -EFAULT)
-		asc_tpipe_handed_out(tp, event, id, take, ret);
+		asc_tpipe_commit_id(tp, event, id, take, ret);
 	asc_tpipe_unlock(tp);
 	if (unlikely(report))
 		asc_report_emit(report);
@@ -456,9 +456,9 @@ static int asc_tpipe_hand_out(struct asc_tpipe *tp, u32 event,
  * -EFAULT when @uref could not be read or written, or -EAGAIN when a
  * hand-written use is to be looked for (nothing written).
  */
-static int asc_ref_hand_out_nofault(struct asc_tpipe *tp,
-				    struct asc_event_ref __user *uref,
-				    struct asc_event_ref *ref)
+static int asc_ref_pick_id_nofault(struct asc_tpipe *tp,
+				   struct asc_event_ref __user *uref,
+				   struct asc_event_ref *ref)
 {
 	bool collisions = tp->checked && !tp->strict_ids;
 	u64 free, id_mask = asc_tpipe_id_mask(tp);
@@ -495,7 +495,7 @@ fault:
 }
 
 /**
- * asc_tpipe_hand_out_user() - ALLOC_ID or FETCH_ID in one user access.
+ * asc_tpipe_id_one_access() - ALLOC_ID or FETCH_ID in one user access.
  * @tp: TPipe.
  * @uref: the caller's struct asc_event_ref.
  * @take: ALLOC_ID, else FETCH_ID.
@@ -515,7 +515,7 @@ fault:
  * memory or a hand-written use is to be looked for: the caller then takes
  * the general way.
  */
-int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
+int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 			    struct asc_event_ref __user *uref, bool take)
 {
 	struct asc_event_ref ref;
@@ -525,14 +525,14 @@ int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
 		return -EFAULT;
 	asc_tpipe_lock(tp);
 	pagefault_disable();
-	ret = asc_ref_hand_out_nofault(tp, uref, &ref);
+	ret = asc_ref_pick_id_nofault(tp, uref, &ref);
 	pagefault_enable();
 	if (ret == -EFAULT || ret == -EAGAIN) {
 		asc_tpipe_unlock(tp);
 		return -EAGAIN;
 	}
 	if (ret != -EINVAL || (!ref.flags && !ref.pad))
-		asc_tpipe_handed_out(tp, ref.event, ret ? 0 : ref.id, take, ret);
+		asc_tpipe_commit_id(tp, ref.event, ret ? 0 : ref.id, take, ret);
 	asc_tpipe_unlock(tp);
 	return ret;
 }
@@ -552,7 +552,7 @@ int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
  */
 int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
 {
-	return asc_tpipe_hand_out(tp, event, uid, true);
+	return asc_tpipe_id_to_user(tp, event, uid, true);
 }
 
 /**
@@ -569,7 +569,7 @@ int asc_tpipe_alloc_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
  */
 int asc_tpipe_fetch_id(struct asc_tpipe *tp, u32 event, u32 __user *uid)
 {
-	return asc_tpipe_hand_out(tp, event, uid, false);
+	return asc_tpipe_id_to_user(tp, event, uid, false);
 }
 
 /**

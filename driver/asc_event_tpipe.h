@@ -301,7 +301,7 @@ int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 		       bool *handwritten);
 int asc_tpipe_put_user(const struct asc_tpipe *tp, void __user *dst,
 		       const void *src, size_t size);
-int asc_tpipe_hand_out_user(struct asc_tpipe *tp,
+int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 			    struct asc_event_ref __user *uref, bool take);
 int asc_tpipe_raise(struct asc_tpipe *tp, u32 event, u32 id,
 		    bool handwritten, struct asc_wake_list *wake);
