@@ -651,7 +651,10 @@ struct asc_core_attr {
  * "asc_span end core=TID.RUN pipe=PIPE n=N", where TID is the calling
  * thread, RUN counts the process's runs from 1, N is the item's
  * instruction number and NAME its @what (see asc_core_issue()), at most
- * 64 bytes, control characters as '?'.  A marker that is neither a
+ * 64 bytes, control characters as '?'.  Each set and wait a queue issues
+ * is a span too, on its pipe, named after the queue's call
+ * ("inQueueX.enque", "inQueueX.deque", "inQueueX.free_tensor",
+ * "inQueueX.alloc_tensor").  A marker that is neither a
  * regular file nor a character device, cannot be opened, or fails a
  * write is ignored from then on; it never fails the kernel.
  *

@@ -812,12 +812,13 @@ ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 static int core_tpipe_reset(struct asc_core *c, bool reset)
 {
 	const char *what = reset ? "reset" : "init";
-	char when[64], before[64];
+	char when[160], before[160], at[96];
 
 	if (asc_core_enter(c))
 		return -1;
-	snprintf(when, sizeof(when), "at %s (#%lu)", what, c->seq);
-	snprintf(before, sizeof(before), "before %s (#%lu)", what, c->seq);
+	asc_core_site_text(&c->site, at, sizeof(at));
+	snprintf(when, sizeof(when), "at %s (#%lu%s)", what, c->seq, at);
+	snprintf(before, sizeof(before), "before %s (#%lu%s)", what, c->seq, at);
 	if (asc_que_leftovers(c, when))
 		return -1;
 	if (reset && asc_que_wait_frees(c, "reset"))

@@ -708,8 +708,12 @@ ASC_API struct asc_que *asc_core_tque(struct asc_core *c, int pos, int depth,
 	if (!que_logic_pos(pos, &src, &dst)) {
 		if (asc_core_enter(c))
 			return NULL;
-		asc_core_call_fail(c, EINVAL, "#%lu tque(%s): position %d has no queue",
-				   c->seq, name ? name : "", pos);
+		if (que_phys(pos) == QUE_GM)
+			asc_core_call_fail(c, EINVAL, "#%lu tque(%s): %s is global memory: it has no queue",
+					   c->seq, name ? name : "", que_pos_name(pos));
+		else
+			asc_core_call_fail(c, EINVAL, "#%lu tque(%s): %d is no position",
+					   c->seq, name ? name : "", pos);
 		return NULL;
 	}
 	return que_make(c, QUE_TQUE, src, dst, depth, name, "tque");
