@@ -1332,7 +1332,8 @@ struct asc_local {
  * instruction (not counted).
  *
  * Return: the first byte of @mem, or NULL with errno EINVAL for a NULL
- * @core, a bad @mem or a memory the core does not have; ENOMEM.
+ * @core, a bad @mem or a memory the core does not have (nothing is
+ * stored).
  */
 void *asc_core_local_mem(struct asc_core *core, int mem, size_t *size);
 
