@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The guest's initramfs: a static busybox, tools/testing/asc-vm-init as /init and
-the 9p/virtio modules, uncompressed, listed in load order in
-/etc/asc-vm-modules.
+"""The guest's initramfs: a static busybox, tools/testing/asc-vm-init as /init,
+its steps (tools/testing/vminit/*.sh) in /lib/asc-vm-init/ and the 9p/virtio
+modules, uncompressed, listed in load order in /etc/asc-vm-modules.
 
 It is cached per kernel release in build/vm/initramfs-RELEASE.cpio beside
 a checksum of everything it is made of; a run rebuilds it under a lock when
@@ -18,8 +18,9 @@ from .util import TOP, VMDIR, RunnerError, atomic_write, locked, read_text
 
 BUSYBOX = "/bin/busybox"
 INIT = os.path.join(TOP, "tools", "testing", "asc-vm-init")
+STEPS = os.path.join(TOP, "tools", "testing", "vminit")
 DIRS = ("bin", "dev", "etc", "proc", "sys", "tmp", "newroot", "hostroot",
-        "ascrun", "lib/modules")
+        "ascrun", "lib/modules", "lib/asc-vm-init")
 # How each compressed module suffix is uncompressed to stdout.
 DECOMPRESS = {".xz": ["xz", "-dc"], ".zst": ["zstd", "-qdc"],
               ".gz": ["gzip", "-dc"]}
@@ -41,10 +42,15 @@ def _checksum(release, modules):
     """sha256 of what the initramfs is made of, including this code."""
     h = hashlib.sha256()
     h.update(("%s\n%s\n" % (release, "\n".join(modules))).encode())
-    for path in [__file__, INIT, BUSYBOX] + modules:
+    for path in [__file__, INIT, BUSYBOX] + _steps() + modules:
         with open(path, "rb") as f:
             h.update(hashlib.sha256(f.read()).digest())
     return h.hexdigest()
+
+
+def _steps():
+    """The steps of /init, the files of tools/testing/vminit/, sorted."""
+    return sorted(os.path.join(STEPS, n) for n in os.listdir(STEPS) if n.endswith(".sh"))
 
 
 def _module_name(path):
@@ -78,6 +84,8 @@ def _populate(root, modules):
             os.symlink("busybox", os.path.join(root, "bin", applet))
     shutil.copyfile(INIT, os.path.join(root, "init"))
     os.chmod(os.path.join(root, "init"), 0o755)
+    for path in _steps():
+        shutil.copyfile(path, os.path.join(root, "lib", "asc-vm-init", os.path.basename(path)))
     names = []
     for path in modules:
         name = _module_name(path)

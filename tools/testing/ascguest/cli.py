@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+"""asc-check-guest's command line: which parts of the guest's check run.
+
+    asc-check-guest [--long | --long-head | --long-tail]
+                    [--tools | --programs | --ascctl | --libasc | --fastpath | SELFTEST...]
+
+plan() turns the arguments into the parts to run, in their order (the
+parts are in parts.py); main() runs them.  The exit status is 1 if
+anything failed, 2 for bad usage.
+"""
+
+import sys
+
+from .tap import Tap
+
+USAGE = ("usage: asc-check-guest [--long | --long-head | --long-tail] [--tools | --programs |"
+         " --ascctl | --libasc | --fastpath | SELFTEST...]")
+LONG = {"--long": (True, True), "--long-head": (True, False), "--long-tail": (False, True)}
+# Each option of the tools part: (programs, ascctl, libasc, fastpath).
+TOOLS = {
+    "--tools": (True, True, False, False),
+    "--programs": (True, False, False, False),
+    "--ascctl": (False, True, False, False),
+    "--libasc": (False, False, True, False),
+    "--fastpath": (False, False, False, True),
+}
+
+
+class Usage(Exception):
+    """Arguments asc-check-guest does not take."""
+
+
+class Plan:
+    """What one run does: LONG (the long variant of each part), PARTS
+    (names of parts.py's parts, in order) and SELFTESTS (the programs
+    named, none for all)."""
+
+    def __init__(self, long, parts, selftests):
+        self.long = long
+        self.parts = parts
+        self.selftests = selftests
+
+
+def plan(args):
+    """The Plan of the command line ARGS; Usage for bad ones."""
+    args = list(args)
+    head, tail, long = True, False, False
+    if args and args[0] in LONG:
+        head, tail = LONG[args.pop(0)]
+        long = True
+    programs, ascctl, libasc, fastpath = True, True, False, False
+    only_tools = bool(args) and args[0] in TOOLS
+    if only_tools:
+        programs, ascctl, libasc, fastpath = TOOLS[args.pop(0)]
+        if args:
+            raise Usage(USAGE)
+    if not head:
+        programs = ascctl = False
+    parts = []
+    if head and not only_tools:
+        parts.append("selftests")
+        if not long and (not args or "asc_event_abi" in args):
+            parts.append("abi32")
+    if not args and programs:
+        parts.append("programs")
+    if libasc:
+        parts.append("libasc")
+    if fastpath:
+        parts.append("fastpath")
+    if not args and ascctl:
+        parts.append("ascctl")
+        if long:
+            parts.append("ascctl-long")
+    if tail and not only_tools:
+        parts.append("tail")
+    return Plan(long, parts, args)
+
+
+def main(argv):
+    """asc-check-guest: the exit status."""
+    try:
+        p = plan(argv)
+    except Usage as e:
+        print(e, file=sys.stderr)
+        return 2
+    from . import parts  # pylint: disable=import-outside-toplevel  # only for a run
+    tap = Tap(fixed=1)
+    ok = True
+    for name in p.parts:
+        ok = parts.PARTS[name](tap, p) and ok
+    return 0 if ok else 1

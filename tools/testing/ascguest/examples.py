@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: GPL-2.0
+"""asc-check-examples [--all] [EXAMPLE...]: the ported kernels of
+tools/examples/, run in the test guest (they need the device).
+
+Each one must compute the right result in checked mode and, with strict
+IDs (-S), pass when it uses only allocated and fetched IDs and fail with
+ENOENT when it writes IDs by hand; mmad-pingpong -u, with catlass's line
+314 as it is, must report a possible double set.  Then, for every sync
+call it lists (-l), the run without that call (-s SITE) must end with
+exit status 3 and a report of the detector: a missing sync or wait, a
+possible double set or a deadlock (within a core or across the cores of
+a launch); this for every third site of mod-pingpong (the 1st, 4th,
+...), and with --all (`make check-all`) for every site of every example.
+--all also runs sync-all-reduce on a launch of 64 AIVs (-c64).  Last, the
+worked example of Documentation/libasc.rst must run, and without its
+wait for MTE2_V report what the text shows; its launch example must run
+and add up right; README.md's C example must run.  Prints TAP, one
+result per run; the exit status is 1 if anything failed.
+"""
+
+import os
+import re
+import subprocess
+
+from . import TOP, build
+from .steps import status
+from .tap import Tap
+
+# Each example, and whether it writes IDs by hand (strict mode refuses).
+EXAMPLES = [("mod-pingpong", "alloc"), ("mmad-pingpong", "hand"),
+            ("amp-update-scale", "hand"), ("add-rms-norm", "alloc"),
+            ("sync-all-reduce", "alloc"), ("mix-matmul-epilogue", "alloc")]
+# Other sizes: tails, fewer tiles than buffers, one tile or block; for
+# mix-matmul-epilogue 1, 2 (the default) and 8 AI cores, a core with no
+# tile, short tiles; for sync-all-reduce 1 and 2 AIVs, with --all 64
+# (7 pipes each: issue 10's 64 x 7 run).
+OTHERS = {
+    "mod-pingpong": ["-n1", "-n7 -t3", "-n1000 -t1000 -v1"],
+    "mmad-pingpong": ["-m16 -n96 -k16", "-m96 -n16 -k112"],
+    "add-rms-norm": ["-n1", "-n4099 -e0.5"],
+    "mix-matmul-epilogue": ["-b1", "-b8", "-b8 -m256 -n64 -k64", "-b2 -m16 -n16 -k16",
+                            "-b1 -m48 -n80 -k112"],
+    "sync-all-reduce": ["-c1", "-c2"],
+}
+LONG_OTHERS = {"sync-all-reduce": ["-c64"]}
+# The examples whose sync calls are each deleted in turn, and how many
+# sites apart: the quick run and --all.
+DELETING = (["mod-pingpong"], 3)
+DELETING_ALL = ([e for e, _ in EXAMPLES], 1)
+FINDING = re.compile(r"^%s: (missing sync|missing wait|possible double set|deadlock|"
+                     r"error: deadlock across the cores of the launch): ")
+FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock)")
+ADDR = re.compile(r"0x[0-9a-f]*")
+
+
+class Options:
+    """What a run does: EXAMPLES (name, kind) in order, LONG (--all),
+    DELETING (the examples whose sites are deleted), EVERY (one site in
+    how many)."""
+
+    def __init__(self, args):
+        self.long = bool(args) and args[0] == "--all"
+        if self.long:
+            args = args[1:]
+        self.examples = [e for e in EXAMPLES if not args or e[0] in args]
+        self.deleting, self.every = DELETING_ALL if self.long else DELETING
+
+    def others(self, name):
+        """The other sizes NAME runs with, each a list of options."""
+        extra = LONG_OTHERS.get(name, []) if self.long else []
+        return [o.split() for o in OTHERS.get(name, []) + extra]
+
+
+def sites(listing, every):
+    """The sites of -l's LISTING to delete, one in EVERY from the first:
+    (site, call) each."""
+    found = []
+    for i, line in enumerate(listing.splitlines()):
+        site, _, call = line.strip().partition(" ")
+        if i % every == 0 and site:
+            found.append((site, call.strip()))
+    return found
+
+
+def doc_report(text):
+    """The report of the worked example as Documentation/libasc.rst TEXT
+    shows it, addresses as ADDR."""
+    return [ADDR.sub("ADDR", m.group(1), count=1)
+            for m in re.finditer(r"^   (missing sync: .*)$", text, re.M)]
+
+
+def report(out):
+    """The "missing sync" lines of a run's output OUT, addresses as ADDR."""
+    return [ADDR.sub("ADDR", line, count=1) for line in out.splitlines()
+            if line.startswith("missing sync: ")]
+
+
+class Runner:
+    """The runs of one asc-check-examples, on TAP."""
+
+    def __init__(self, tap):
+        self.tap = tap
+        self.out = ""
+
+    def run(self, want, what, cmd):
+        """CMD must exit with WANT: its result; its output in OUT."""
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, check=False)
+        self.out = p.stdout.decode(errors="replace")
+        rc = status(p.returncode)
+        if rc != want:
+            self.out += "exit status %d, expected %d\n" % (rc, want)
+        return self.result(rc == want, what)
+
+    def result(self, ok, what):
+        """One result; the output of the run when it failed."""
+        if not ok:
+            self.tap.comment(self.out)
+        self.tap.result(ok, what)
+        return ok
+
+    def fail(self, what, why):
+        """A check of the last run's output failed: WHY, then WHAT."""
+        self.out += why + "\n"
+        self.result(False, what)
+
+    def example(self, opts, name, kind):
+        """Every run of the example NAME."""
+        prog = build("tools", "examples", name)
+        self.run(0, "%s: verified in checked mode" % name, [prog])
+        self.tap.comment(self.out)
+        for o in opts.others(name):
+            self.run(0, "%s %s: verified" % (name, " ".join(o)), [prog] + o)
+        if kind == "hand":
+            self.run(1, "%s: strict IDs refuse its hand-written IDs" % name, [prog, "-S"])
+            if "No such file or directory" not in self.out:
+                self.fail("%s: ENOENT" % name, "no ENOENT in the report")
+        else:
+            self.run(0, "%s: verified with strict IDs" % name, [prog, "-S"])
+        if name == "mmad-pingpong":
+            # catlass's own line 314: MTE1_M with EVENT_ID0 for every part.
+            self.run(3, "%s -u: the original MTE1_M, a possible double set" % name, [prog, "-u"])
+            if not re.search("^%s: possible double set: MTE1 sets MTE1_M id 0 " % name,
+                             self.out, re.M):
+                self.fail("%s -u: MTE1_M" % name, "not the double set of MTE1_M")
+        if name in opts.deleting:
+            self.deletions(opts, name, prog)
+
+    def deletions(self, opts, name, prog):
+        """The runs of NAME without one of its sync calls each."""
+        p = subprocess.run([prog, "-l"], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, check=False)
+        if p.returncode != 0:
+            self.result(False, "%s: -l" % name)
+            return
+        finding = re.compile(FINDING.pattern % re.escape(name), re.M)
+        first = re.compile(FIRST_FINDING.pattern % re.escape(name))
+        for site, call in sites(p.stdout.decode(), opts.every):
+            self.run(3, "%s without line %s, %s: reported" % (name, site, call),
+                     [prog, "-s", site])
+            if not finding.search(self.out):
+                self.fail("%s without line %s: the detector's finding" % (name, site),
+                          "no finding of the detector in the report")
+            said = [line for line in self.out.splitlines() if first.match(line)]
+            self.tap.comment(said[0] if said else "")
+
+    def documented(self):
+        """The worked example and the launch example of libasc.rst, and
+        README.md's C example."""
+        prog = build("tools", "examples", "doc-vadd")
+        self.run(0, "libasc.rst's worked example runs", [prog])
+        self.run(1, "libasc.rst's worked example without its wait: ENOLCK", [prog + "-nowait"])
+        if not re.search(r"^vadd: No locks available$", self.out, re.M):
+            self.fail("libasc.rst's worked example: ENOLCK", "not ENOLCK")
+        with open(os.path.join(TOP, "Documentation", "libasc.rst")) as f:
+            text = doc_report(f.read())
+        if not text or report(self.out) != text:
+            self.fail("libasc.rst's worked example: its report as the text shows it",
+                      "the report differs from the text's:\n" + "\n".join(text))
+        # Its launch example runs and its total is the plain sum.
+        self.run(0, "libasc.rst's launch example runs, its total right",
+                 [build("tools", "examples", "doc-launch")])
+        self.run(0, "README.md's C example runs", [build("tools", "examples", "readme")])
+        self.tap.comment(self.out)
+
+
+def main(args, tap=None):
+    """asc-check-examples ARGS, on TAP (a Tap of its own unless given):
+    the exit status."""
+    tap = tap or Tap()
+    opts = Options(list(args))
+    tap.write("TAP version 13")
+    runner = Runner(tap)
+    for name, kind in opts.examples:
+        runner.example(opts, name, kind)
+    runner.documented()
+    tap.plan()
+    return 1 if tap.failed else 0
