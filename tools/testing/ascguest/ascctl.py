@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """ascctl in the guest: status, dump, unload refused while a TPipe is
-open, unload, load; and the fetch_event_id hazard (asc-fetch-hazard).
+open, unload, load; the fetch_event_id hazard (asc-fetch-hazard) and the
+hand-written ID that a queue holds (asc-queue-hazard).
 
 Each test is a function of a steps.Steps, run by steps.run_tap().
 """
@@ -117,3 +118,18 @@ def fetch_hazard(s):
     s.say(last_report(log))
     s.check("deadlock report in the kernel log", log.count(DEADLOCK) > n0)
     s.exits(0, [hazard, "--alloc"])
+
+
+def queue_hazard(s):
+    """The source article's warning: a hand-written ID a queue holds.  In
+    checked mode EADDRINUSE naming the queue, unchecked the detector's
+    possible double set; with --alloc a clean run."""
+    hazard = build("tools", "asc-queue-hazard")
+    out = s.exits(1, [hazard])
+    s.check("the queue that holds the ID is named", "the ID is held by queue inQueueX" in out)
+    s.check("EADDRINUSE", "Address already in use (EADDRINUSE)" in out)
+    out = s.exits(1, [hazard, "--unchecked"])
+    s.check("unchecked: a possible double set of MTE2_V 0",
+            has(r"^possible double set: MTE2 sets MTE2_V id 0", out))
+    out = s.exits(0, [hazard, "--alloc"])
+    s.check("--alloc: clean and verified", "asc-queue-hazard: clean run, z = x * s verified" in out)

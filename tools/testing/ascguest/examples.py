@@ -5,11 +5,12 @@ tools/examples/, run in the test guest (they need the device).
 Each one must compute the right result in checked mode and, with strict
 IDs (-S), pass when it uses only allocated and fetched IDs and fail with
 ENOENT when it writes IDs by hand; mmad-pingpong -u, with catlass's line
-314 as it is, must report a possible double set.  Then, for every sync
+314 as it is, and sigmoid -n 100000, ops-nn's two-buffer path with its
+fetched MTE2_V ID, must report a possible double set.  Then, for every sync
 call it lists (-l), the run without that call (-s SITE) must end with
 exit status 3 and a report of the detector: a missing sync or wait, a
 possible double set or a deadlock (within a core or across the cores of
-a launch); this for every third site of mod-pingpong (the 1st, 4th,
+a launch), or of a queue (a deleted enque, deque or free_tensor); this for every third site of mod-pingpong (the 1st, 4th,
 ...), and with --all (`make check-all`) for every site of every example.
 --all also runs sync-all-reduce on a launch of 64 AIVs (-c64).  Last, the
 worked example of Documentation/libasc.rst must run, and without its
@@ -29,7 +30,8 @@ from .tap import Tap
 # Each example, and whether it writes IDs by hand (strict mode refuses).
 EXAMPLES = [("mod-pingpong", "alloc"), ("mmad-pingpong", "hand"),
             ("amp-update-scale", "hand"), ("add-rms-norm", "alloc"),
-            ("sync-all-reduce", "alloc"), ("mix-matmul-epilogue", "alloc")]
+            ("sync-all-reduce", "alloc"), ("mix-matmul-epilogue", "alloc"),
+            ("lerp", "alloc"), ("sigmoid", "alloc")]
 # Other sizes: tails, fewer tiles than buffers, one tile or block; for
 # mix-matmul-epilogue 1, 2 (the default) and 8 AI cores, a core with no
 # tile, short tiles; for sync-all-reduce 1 and 2 AIVs, with --all 64
@@ -41,6 +43,8 @@ OTHERS = {
     "mix-matmul-epilogue": ["-b1", "-b8", "-b8 -m256 -n64 -k64", "-b2 -m16 -n16 -k16",
                             "-b1 -m48 -n80 -k112"],
     "sync-all-reduce": ["-c1", "-c2"],
+    "lerp": ["-n1", "-n33", "-c1", "-c3 -n77777", "-u3072 -n5000"],
+    "sigmoid": ["-t128 -n1"],
 }
 LONG_OTHERS = {"sync-all-reduce": ["-c64"]}
 # The examples whose sync calls are each deleted in turn, and how many
@@ -48,8 +52,8 @@ LONG_OTHERS = {"sync-all-reduce": ["-c64"]}
 DELETING = (["mod-pingpong"], 3)
 DELETING_ALL = ([e for e, _ in EXAMPLES], 1)
 FINDING = re.compile(r"^%s: (missing sync|missing wait|possible double set|deadlock|"
-                     r"error: deadlock across the cores of the launch): ")
-FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock)")
+                     r"error: deadlock across the cores of the launch|queue): ")
+FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock|queue)")
 ADDR = re.compile(r"0x[0-9a-f]*")
 
 
@@ -143,6 +147,14 @@ class Runner:
             if not re.search("^%s: possible double set: MTE1 sets MTE1_M id 0 " % name,
                              self.out, re.M):
                 self.fail("%s -u: MTE1_M" % name, "not the double set of MTE1_M")
+        if name == "sigmoid":
+            # ops-nn's two-buffer path reuses its fetched MTE2_V ID: the
+            # source article's hazard, in a public operator.
+            self.run(3, "%s -n 100000: the fetched MTE2_V, a possible double set" % name,
+                     [prog, "-n", "100000"])
+            if not re.search("^%s: possible double set: MTE2 sets MTE2_V id 0 " % name,
+                             self.out, re.M):
+                self.fail("%s -n 100000: MTE2_V" % name, "not the double set of MTE2_V")
         if name in opts.deleting:
             self.deletions(opts, name, prog)
 

@@ -93,6 +93,8 @@ ASCCTL = [
     ("ascctl trace of a mix launch: a group per core, cross-core arrows", traces.launch),
     ("ascctl trace: exit status, no instance left on failure or SIGINT", traces.cleanup),
     ("asc-fetch-hazard: EBUSY, EDEADLK and report; --alloc clean", ascctl.fetch_hazard),
+    ("asc-queue-hazard: EADDRINUSE names the queue; unchecked a double set; --alloc clean",
+     ascctl.queue_hazard),
     ("ascctl trace of threads with odd names: JSON and SVG parse, names kept",
      traces.odd_names),
 ]
