@@ -69,6 +69,17 @@ def _child(job):
             os._exit(status & 0xff)  # pylint: disable=protected-access
 
 
+def _fork(job):
+    """Start JOB in a child process; its pid."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    job.started = time.monotonic()
+    job.pid = os.fork()
+    if job.pid == 0:
+        _child(job)
+    return job.pid
+
+
 def _write(path, text):
     """Write TEXT to PATH atomically."""
     with open(path + ".tmp", "w", encoding="utf-8") as f:
@@ -94,14 +105,7 @@ class Scheduler:
             self.queue.append(job)
         if self.announce:
             self.announce(job.name)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        job.started = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            _child(job)
-        job.pid = pid
-        self.running[pid] = job
+        self.running[_fork(job)] = job
         return job
 
     def _reap(self):
@@ -129,13 +133,7 @@ class Scheduler:
 def run_now(job):
     """Run JOB in a child of its own, as a job, and wait for it; its exit
     status (also in JOB)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    job.started = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        _child(job)
-    _, status, usage = os.wait4(pid, 0)
+    _, status, usage = os.wait4(_fork(job), 0)
     _ended(job, status, usage)
     return job.status
 
