@@ -6,6 +6,8 @@ import re
 import shutil
 import sys
 
+from asccheck.tap import KSFT_SKIP
+
 from .util import EXIT_RUNNER, EXIT_TIMEOUT, msg, read_text
 
 # Kernel log lines after the "asc-vm: begin" marker that fail a run.  A
@@ -15,8 +17,9 @@ BAD_LOG = re.compile(r"BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|"
                      r"kmemleak|Call Trace")
 KCSAN_REPORT = re.compile(r"BUG: KCSAN: ")
 BEGIN = "asc-vm: begin"
-# Exit statuses that mean "skipped": kselftest's KSFT_SKIP and automake's.
-SKIP_STATUSES = {4: "kselftest's KSFT_SKIP", 77: "automake's skip"}
+# Exit statuses that mean "skipped": kselftest's KSFT_SKIP (the tree's TAP
+# reader, asccheck/tap.py, knows it too) and automake's.
+SKIP_STATUSES = {KSFT_SKIP: "kselftest's KSFT_SKIP", 77: "automake's skip"}
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]|\x1b.")
 
 
