@@ -6,7 +6,7 @@ asc-check-kcsan-guest and asc-check-install-guest are thin launchers of
 this package; the guest pays one Python start per launcher, not one per
 step.  Modules, one job each:
 
-    tap         the TAP the guest side writes (and the one place it reads)
+    tap         the TAP the guest side writes (it reads with asccheck.tap)
     steps       one test's commands, bounded runs, exit statuses, verdict
     cli         asc-check-guest's command line: which parts run, in order
     parts       those parts: selftests, programs, libasc, the long tail

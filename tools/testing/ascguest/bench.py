@@ -7,8 +7,9 @@ name.  No figure is judged.  A function of a steps.Steps.
 
 import re
 
+from asccheck.tap import read
+
 from . import build
-from .tap import results, skipped
 
 BENCH = build("tools", "asc-bench")
 ROWS = ["handoff RTT", r"uncontended set\+wait", r"alloc\+release",
@@ -18,7 +19,7 @@ PICKED = re.compile(r"^(alloc_event_id|set\+wait with many)")
 
 def passed(text):
     """The "ok" results of the TAP TEXT, skips included."""
-    return [r for r in results(text) if r[0]]
+    return [r for r in read(text).results if r.ok]
 
 
 def smoke(s):
@@ -34,7 +35,7 @@ def smoke(s):
     s.say(out)
     s.check("-f ids,many: exit status 0", rc == 0)
     s.check("-f ids,many: 2 figures measured",
-            len([r for r in passed(out) if PICKED.match(r[2])]) == 2)
-    s.check("-f ids,many: the 4 others skipped", len([r for r in passed(out) if skipped(r)]) == 4)
+            len([r for r in passed(out) if PICKED.match(r.description)]) == 2)
+    s.check("-f ids,many: the 4 others skipped", len([r for r in passed(out) if r.skipped]) == 4)
     out = s.exits(2, [BENCH, "-f", "ids,bogus"])
     s.check("-f ids,bogus: the bad name said", "bad figure list" in out)

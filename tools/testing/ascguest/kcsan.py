@@ -26,8 +26,10 @@ import os
 import re
 import subprocess
 
+from asccheck import tap as taps
+
 from . import TOP, build
-from .tap import Tap, results, skipped
+from .tap import Tap
 
 STATS = "/sys/kernel/debug/kcsan"
 SKIP_WATCH = "/sys/module/kcsan/parameters/skip_watch"
@@ -59,7 +61,7 @@ def instrumented(ko):
 
 def no_skip(log):
     """Whether no result of the TAP LOG is a skip."""
-    return not any(r[0] and skipped(r) for r in results(log))
+    return not any(r.skipped for r in taps.read(log).results)
 
 
 def run_selftests(tap):

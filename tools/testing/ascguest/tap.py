@@ -1,21 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-"""TAP as the guest side writes it, and the one place where it reads TAP.
+"""TAP as the guest side writes it.
 
 Everything the guest prints goes through a Tap: result lines, comments,
 and a flush before any program that writes to the same stdout runs.
 The host counts each "ok N" and "not ok N" line (tools/testing/asc-check),
-so the numbers need not run on across the programs of one guest.
-
-results() is the guest side's only TAP reader (asc-bench's lines, the
-KCSAN lane's selftest log): a small seam for the host side's reader,
-asccheck.tap, to take its place once both are in one tree.
+so the numbers need not run on across the programs of one guest.  Where
+the guest side reads TAP (asc-bench's lines, the KCSAN lane's selftest
+log) it uses the tree's one reader, asccheck.tap.
 """
 
-import re
 import sys
-
-RESULT = re.compile(r"^(not )?ok ([0-9]+)\b ?(.*)$")
-DIRECTIVE = re.compile(r"#\s*((?:SKIP|TODO)\b.*)$", re.I)
 
 
 class Tap:
@@ -63,23 +57,3 @@ def lines(text):
         return []
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
 
-
-def results(text):
-    """The result lines of the TAP TEXT: (ok, number, description,
-    directive) each, the directive "SKIP ..." or "TODO ..." or ""."""
-    found = []
-    for line in text.split("\n"):
-        m = RESULT.match(line)
-        if not m:
-            continue
-        rest = m.group(3)
-        d = DIRECTIVE.search(rest)
-        desc = rest[:d.start()] if d else rest
-        found.append((m.group(1) is None, int(m.group(2)), desc.strip(),
-                      d.group(1).strip() if d else ""))
-    return found
-
-
-def skipped(result):
-    """Whether a result of results() is a skip."""
-    return result[3].upper().startswith("SKIP")
