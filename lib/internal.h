@@ -55,6 +55,9 @@ bool asc_pipe_id_valid(int pipe_id);
  * struct asc_fast - a pipe's mapped pages (fastpath.c).
  * @ready: ASC_FAST_*: whether the pages below may be used.
  * @event_ids: IDs per HardEvent.
+ * @bound_shown: the state page shows the pipe bindings
+ *	(ASC_EVENT_FEATURE_MAP_BOUND): only then may a thread that did not
+ *	bind itself through this library on this pipe take the fast path.
  * @state: the TPipe's state, read-only.
  * @flags: its flag registers.
  * @module: the module's page, read-only.
@@ -74,7 +77,10 @@ bool asc_pipe_id_valid(int pipe_id);
  * @bound is the calling thread's key, 0 when it is not bound through this
  * library.  They are inline, for the calls in pipe.c: an uncontended set
  * or wait is the library's hottest path, a few loads and one
- * compare-and-swap without a call.
+ * compare-and-swap without a call.  asc_fast_unbound() is the part of the
+ * check of the caller that is not: whether a thread that this library did
+ * not bind on this pipe is bound to none of the pipes the state page shows
+ * bound (by its thread ID), called only while some pipe is.
  */
 enum {
 	ASC_FAST_UNMAPPED,
@@ -85,10 +91,12 @@ enum {
 
 /* The bits of a thread's key that name the pipe it is bound to. */
 #define ASC_BOUND_PIPE_BITS	4
+#define ASC_BOUND_PIPE_MASK	((1UL << ASC_BOUND_PIPE_BITS) - 1)
 
 struct asc_fast {
 	int ready;
 	unsigned int event_ids;
+	bool bound_shown;
 	const struct asc_event_map_state *state;
 	struct asc_event_map_flags *flags;
 	const struct asc_event_map_module *module;
@@ -100,10 +108,34 @@ void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 		   unsigned int event_ids, unsigned long key);
 bool asc_fast_map(struct asc_fast *f);
 void asc_fast_unmap(struct asc_fast *f);
+bool asc_fast_unbound(const struct asc_fast *f, unsigned int pipes);
+
+/*
+ * Checked mode's rule for the caller of a set (@set) or wait whose pipe is
+ * @role: a thread bound to @role; or a thread bound to no pipe, for a set
+ * while no thread is bound to @role (alive or not: an exited one leaves
+ * the call to the driver).
+ */
+static inline bool asc_fast_caller(const struct asc_fast *f, unsigned long bound,
+				   int role, bool set)
+{
+	unsigned int pipes;
+
+	if (bound == (f->key | (unsigned int)role))
+		return true;
+	if ((bound & ~ASC_BOUND_PIPE_MASK) == f->key || !f->bound_shown)
+		return false;
+	pipes = __atomic_load_n(&f->state->bound, __ATOMIC_RELAXED);
+	if (!pipes)
+		return true;
+	if (set && (pipes >> role & 1))
+		return false;
+	return asc_fast_unbound(f, pipes);
+}
 
 /* Whether the ioctl would succeed and change nothing but the flag. */
 static inline bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
-				    int event, int id, int role)
+				    int event, int id, int role, bool set)
 {
 	const struct asc_event_map_state *s;
 
@@ -115,10 +147,10 @@ static inline bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
 	s = f->state;
 	if (!(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED))
 		return true;
-	if (bound != (f->key | (unsigned int)role))
+	if (!(__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) &&
+	    __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) != id)
 		return false;
-	return (__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
-	       __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) == id;
+	return asc_fast_caller(f, bound, role, set);
 }
 
 /* One more operation done in userspace, for the driver's counters. */
@@ -133,7 +165,7 @@ static inline bool asc_fast_set(struct asc_fast *f, unsigned long bound,
 {
 	__u64 *word, bit, old;
 
-	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_src[event]))
+	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_src[event], true))
 		return false;
 	word = &f->flags->flags[event];
 	bit = 1ULL << id;
@@ -153,7 +185,7 @@ static inline bool asc_fast_wait(struct asc_fast *f, unsigned long bound,
 {
 	__u64 bit = 1ULL << id;
 
-	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_dst[event]) ||
+	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_dst[event], false) ||
 	    !(__atomic_fetch_and(&f->flags->flags[event], ~bit, __ATOMIC_ACQUIRE) & bit))
 		return false;
 	asc_fast_count(f);
