@@ -56,18 +56,32 @@ static void asc_fast_read_env(void)
 	pthread_atfork(NULL, NULL, asc_fast_forget_tid);
 }
 
+/* The bound pipes of a driver that does not show them: every pipe. */
+static const __u32 asc_fast_all_pipes = ~0U;
+
 /*
- * Whether the calling thread is bound to none of @pipes, the pipes the
- * state page shows bound: its thread ID is none of theirs.  A thread that
- * bound itself has its own ID there; another thread's ID that happens to
- * be equal (a thread of another PID namespace, or an exited bound thread
- * whose ID was given again) only sends the call to the driver.
+ * What asc_fast_caller() leaves: a thread bound through this library to
+ * another pipe of this open is refused; without the bindings in the page
+ * any other thread too.  Else the thread is bound to none of the pipes
+ * the page shows bound when its thread ID is none of theirs: a thread
+ * that bound itself has its own ID there, and another thread's ID that
+ * happens to be equal (a thread of another PID namespace, or an exited
+ * bound thread whose ID was given again) only sends the call to the
+ * driver.  A set needs its source pipe free too.
  */
-bool asc_fast_unbound(const struct asc_fast *f, unsigned int pipes)
+bool asc_fast_caller_rest(const struct asc_fast *f, unsigned long bound, int role,
+			  bool set)
 {
-	pid_t me = asc_fast_tid;
+	unsigned int pipes;
+	pid_t me;
 	int pipe;
 
+	if ((bound && (bound & ~ASC_BOUND_PIPE_MASK) == f->key) || !f->bound_shown)
+		return false;
+	pipes = __atomic_load_n(&f->state->bound, __ATOMIC_RELAXED);
+	if (set && (pipes >> role & 1))
+		return false;
+	me = asc_fast_tid;
 	if (!me) {
 		me = (pid_t)syscall(SYS_gettid);
 		asc_fast_tid = me;
@@ -97,6 +111,7 @@ void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 	f->event_ids = event_ids;
 	f->key = key;
 	f->bound_shown = features & ASC_EVENT_FEATURE_MAP_BOUND;
+	f->bound_pipes = &asc_fast_all_pipes;
 	pthread_once(&asc_fast_once, asc_fast_read_env);
 	if (asc_fast_off || !(features & ASC_EVENT_FEATURE_MAP) ||
 	    event_ids > ASC_EVENT_MAP_IDS_MAX)
@@ -122,8 +137,7 @@ static void asc_fast_unmap_pages(struct asc_fast *f)
  * The first caller maps the pages; until they are, every call asks the
  * driver.  Out of line and cold: pipe.c calls it only when the inline
  * fast path did not do a set or wait.  True only for the call that mapped
- * them: when they were mapped already, the inline fast path has just
- * tried them and left the call to the ioctl.
+ * them.
  */
 __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 {
@@ -143,6 +157,8 @@ __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 		__atomic_store_n(&f->ready, ASC_FAST_OFF, __ATOMIC_RELEASE);
 		return false;
 	}
+	if (f->bound_shown)
+		f->bound_pipes = &f->state->bound;
 	__atomic_store_n(&f->ready, ASC_FAST_MAPPED, __ATOMIC_RELEASE);
 	return true;
 }

@@ -39,7 +39,8 @@
  * struct handoff_ops - a way for two threads to hand off.
  * @name: the subject's name.
  * @bind: what a side does once before its loop (may be NULL).
- * @unbind: what side B does once after its loop (may be NULL).
+ * @unbind: what side B does once after its loop, and side A after the
+ *	run (may be NULL).
  * @signal: hand off in direction @dir (0: A to B, 1: B to A).
  * @wait: wait for the handoff in direction @dir.
  * @abort: make the waits in progress end, after a failure (may be NULL:
@@ -365,6 +366,9 @@ static int handoff_time(void *arg, unsigned long iters, double *ns)
 	if (failed && !stopped(h))
 		handoff_abort(h, 0);
 	pthread_join(b, NULL);
+	/* A is unbound again for the other subjects' runs. */
+	if (h->ops->unbind)
+		h->ops->unbind(h->ctx);
 	if (failed) {
 		printf("# %s: %s failed\n", h->ops->name, failed);
 		errno = ret;

@@ -3,8 +3,8 @@
  * asc-bench: an uncontended set_flag + wait_flag in one thread, against
  * sem_post + sem_wait.
  *
- * One thread, bound to V, sets the flag of (V_V, id) and at once waits for
- * it: the wait finds the flag set and consumes it, nobody sleeps or is
+ * One thread, bound to V for the run, sets the flag of (V_V, id) and at
+ * once waits for it: the wait finds the flag set and consumes it, nobody sleeps or is
  * woken.  In checked mode the library does both in userspace on the mapped
  * flags (the fast path, unless $ASC_NO_FASTPATH is set).  The baseline
  * posts a sem_t and waits for it, which glibc does in userspace when
@@ -92,6 +92,24 @@ int bench_flag_open(struct bench_flag *f, const char *device)
 	return flag_open(f, device, true);
 }
 
+/*
+ * The bound thread's pairs: bound to V for the run only, so that the
+ * thread is the default user, bound to nothing, in the runs of the
+ * unbound subject.
+ */
+static int bound_set_wait(void *ctx, unsigned long iters, double *ns)
+{
+	struct bench_flag *f = ctx;
+	int ret;
+
+	if (asc_pipe_bind(f->pipe, ASC_PIPE_V) < 0)
+		return -1;
+	ret = bench_set_wait(ctx, iters, ns);
+	if (asc_pipe_bind(f->pipe, ASC_PIPE_NONE) < 0)
+		return -1;
+	return ret;
+}
+
 /* The ioctl path: a TPipe opened without the library, the same pair. */
 struct ioctl_flag {
 	int fd;
@@ -169,7 +187,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 	struct bench_flag f, u;
 	sem_t sem;
 	struct bench_subject subj[4] = {
-		{ .name = "asc set_flag + wait_flag", .fn = bench_set_wait, .ctx = &f },
+		{ .name = "asc set_flag + wait_flag", .fn = bound_set_wait, .ctx = &f },
 		{ .name = "sem_post + sem_wait", .fn = sem_post_wait, .ctx = &sem },
 		{ .name = "asc, unbound thread", .fn = bench_set_wait, .ctx = &u },
 		{ .name = "ioctl SET_FLAG + WAIT_FLAG", .fn = ioctl_set_wait, .ctx = &io },
@@ -181,7 +199,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 	       figure, opts->runs, iters);
 	if (sem_init(&sem, 0, 0))
 		return bench_fail(test, figure, "sem_init failed");
-	if (bench_flag_open(&f, opts->device) < 0) {
+	if (flag_open(&f, opts->device, false) < 0) {
 		sem_destroy(&sem);
 		return bench_fail(test, figure, "no TPipe");
 	}
