@@ -137,6 +137,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 		      struct bench_goal *bound, struct bench_goal *unbound);
 int bench_set_wait(void *ctx, unsigned long iters, double *ns);
 int bench_flag_open(struct bench_flag *f, const char *device);
+int bench_sem_post_wait(void *ctx, unsigned long iters, double *ns);
 
 /* ids.c */
 int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goal *lib,

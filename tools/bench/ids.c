@@ -125,21 +125,6 @@ static int ioctl_alloc_release(void *ctx, unsigned long iters, double *ns)
 	return 0;
 }
 
-static int sem_post_wait(void *ctx, unsigned long iters, double *ns)
-{
-	struct ids_ctx *c = ctx;
-	unsigned long i;
-	double t0;
-
-	t0 = bench_now_ns();
-	for (i = 0; i < iters; i++) {
-		if (sem_post(&c->sem) || sem_wait(&c->sem))
-			return -1;
-	}
-	*ns = bench_now_ns() - t0;
-	return 0;
-}
-
 static int two_null_ioctls(void *ctx, unsigned long iters, double *ns)
 {
 	struct ids_ctx *c = ctx;
@@ -178,7 +163,7 @@ int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goa
 		{ .name = "ioctl ALLOC_ID + RELEASE_ID", .fn = ioctl_alloc_release, .ctx = &c },
 		{ .name = "2 x ioctl(ASC_EVENT_IOC_INFO)", .fn = two_null_ioctls, .ctx = &c },
 		{ .name = "asc alloc + release", .fn = alloc_release, .ctx = &c },
-		{ .name = "sem_post + sem_wait", .fn = sem_post_wait, .ctx = &c },
+		{ .name = "sem_post + sem_wait", .fn = bench_sem_post_wait, .ctx = &c.sem },
 	};
 	unsigned long iters = IDS_ITERS / opts->scale / BENCH_SPLIT;
 	unsigned int i, runs = opts->runs * BENCH_SPLIT;

@@ -154,7 +154,15 @@ static int ioctl_flag_open(struct ioctl_flag *f, const char *device)
 	return 0;
 }
 
-static int sem_post_wait(void *ctx, unsigned long iters, double *ns)
+/**
+ * bench_sem_post_wait() - time sem_post + sem_wait pairs (a bench_fn).
+ * @ctx: a sem_t nobody else uses.
+ * @iters: pairs.
+ * @ns: out: their wall time.
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int bench_sem_post_wait(void *ctx, unsigned long iters, double *ns)
 {
 	sem_t *sem = ctx;
 	unsigned long i;
@@ -188,7 +196,7 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 	sem_t sem;
 	struct bench_subject subj[4] = {
 		{ .name = "asc set_flag + wait_flag", .fn = bound_set_wait, .ctx = &f },
-		{ .name = "sem_post + sem_wait", .fn = sem_post_wait, .ctx = &sem },
+		{ .name = "sem_post + sem_wait", .fn = bench_sem_post_wait, .ctx = &sem },
 		{ .name = "asc, unbound thread", .fn = bench_set_wait, .ctx = &u },
 		{ .name = "ioctl SET_FLAG + WAIT_FLAG", .fn = ioctl_set_wait, .ctx = &io },
 	};
