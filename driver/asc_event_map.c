@@ -8,8 +8,9 @@
  * read-write and changes with atomic compare-and-swap, as the driver does
  * from then on.  A second page (struct asc_event_map_state), read-only,
  * mirrors what a set or wait in userspace must know to be sure the ioctl
- * would succeed with nothing beyond the flag: the mode, the pool and the
- * last fetched IDs, written under the TPipe's lock on every change.  A
+ * would succeed with nothing beyond the flag: the mode, the pool, the
+ * last fetched IDs and the pipe bindings, written under the TPipe's lock
+ * on every change.  A
  * third page, the module's (struct asc_event_map_module), one for every
  * TPipe, counts the enabled tracepoints: while any is, userspace takes the
  * ioctls, so that the trace sees every set and wait.
@@ -25,6 +26,8 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 
 #include "asc_event_hw.h"
 #include "asc_event_tpipe.h"
@@ -105,6 +108,38 @@ void asc_trace_unreg(void)
 }
 
 /**
+ * asc_tpipe_state_sync_bound() - write a TPipe's pipe bindings to its
+ *	mapped state page.
+ * @tp: TPipe, locked.
+ *
+ * A bound thread is shown with its thread ID in its own PID namespace,
+ * the number gettid() gives that thread, whoever calls this.  Nothing to
+ * do before the first mmap().
+ */
+void asc_tpipe_state_sync_bound(struct asc_tpipe *tp)
+{
+	struct asc_event_map_state *st = tp->state;
+	struct pid *pid;
+	u32 bound = 0;
+	s32 pipe;
+	int slot;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (!st)
+		return;
+	for (slot = 0; slot < ASC_NR_PIPES; slot++) {
+		pid = tp->slots[slot].pid;
+		pipe = asc_pipe_of_slot(slot);
+		if (pid)
+			bound |= BIT(pipe);
+		WRITE_ONCE(st->bound_tid[pipe],
+			   pid ? pid_nr_ns(pid, ns_of_pid(pid)) : 0);
+	}
+	WRITE_ONCE(st->bound, bound);
+}
+
+/**
  * asc_tpipe_state_sync() - write a TPipe's state to its mapped state page.
  * @tp: TPipe, locked.
  *
@@ -126,6 +161,7 @@ void asc_tpipe_state_sync(struct asc_tpipe *tp)
 		WRITE_ONCE(st->pool[event], tp->pool[event]);
 		WRITE_ONCE(st->fetched[event], tp->fetched[event]);
 	}
+	asc_tpipe_state_sync_bound(tp);
 }
 
 /*

@@ -1019,6 +1019,8 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 		put_pid(tp->slots[old].pid);
 		tp->slots[old].pid = NULL;
 	}
+	if (new != old)
+		asc_tpipe_state_sync_bound(tp);
 	asc_tpipe_unlock(tp);
 	return 0;
 }

@@ -179,8 +179,9 @@ struct asc_tpipe_owner {
  *	(struct asc_event_map_flags, asc_event_map.c); the pointer changes
  *	only under the lock.
  * @state: the page userspace maps read-only (struct asc_event_map_state),
- *	kept equal to @checked, @strict_ids, @pool and @fetched under the
- *	lock; NULL until the first mmap().  Set once, under the lock.
+ *	kept equal to @checked, @strict_ids, @pool, @fetched and the pids of
+ *	@slots under the lock; NULL until the first mmap().  Set once, under
+ *	the lock.
  * @mapped: @hw is the flag page; its waiter bits are kept (set once, under
  *	the lock).
  * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
@@ -292,6 +293,7 @@ int asc_map_init(void);
 void asc_map_exit(void);
 int asc_tpipe_mmap(struct asc_tpipe *tp, struct vm_area_struct *vma);
 void asc_tpipe_state_sync(struct asc_tpipe *tp);
+void asc_tpipe_state_sync_bound(struct asc_tpipe *tp);
 void asc_tpipe_unmap(struct asc_tpipe *tp);
 
 /* Shared with asc_event_queue.c; @tp locked. */

@@ -7,9 +7,11 @@
  * read-only state page that the ioctl would succeed and change nothing
  * but the flag: no tracepoint of the driver is enabled, the ID is below
  * the TPipe's count and, in checked mode, allocated or the last fetched
- * one, and the calling thread is bound (through this library, to this
- * pipe) to the HardEvent's source pipe for a set, its destination pipe for
- * a wait.  Then a set sets its flag bit with compare-and-swap unless the
+ * one, and the calling thread is either bound (through this library, to
+ * this pipe) to the HardEvent's source pipe for a set, its destination
+ * pipe for a wait, or bound to no pipe of the TPipe, and for a set no
+ * thread is bound to the source pipe (the state page shows the bindings
+ * with the thread IDs, ASC_EVENT_FEATURE_MAP_BOUND).  Then a set sets its flag bit with compare-and-swap unless the
  * bit or its waiter bit is set, and a wait clears a set flag bit;
  * everything else (a double set, a blocked waiter to wake, a flag not yet
  * set, any error) is the ioctl's.  Each operation done here adds one to
@@ -27,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -34,11 +37,61 @@
 static pthread_once_t asc_fast_once = PTHREAD_ONCE_INIT;
 static bool asc_fast_off;
 
+/*
+ * The calling thread's ID, as gettid() gives it, once asked for; 0 before.
+ * A child of fork() is another thread: asc_fast_forget_tid() clears it.
+ */
+static __thread __attribute__((tls_model("initial-exec"))) pid_t asc_fast_tid;
+
+static void asc_fast_forget_tid(void)
+{
+	asc_fast_tid = 0;
+}
+
 static void asc_fast_read_env(void)
 {
 	const char *v = secure_getenv("ASC_NO_FASTPATH");
 
 	asc_fast_off = v && *v && strcmp(v, "0");
+	pthread_atfork(NULL, NULL, asc_fast_forget_tid);
+}
+
+/* The bound pipes of a driver that does not show them: every pipe. */
+static const __u32 asc_fast_all_pipes = ~0U;
+
+/*
+ * What asc_fast_caller() leaves: a thread bound through this library to
+ * another pipe of this open is refused; without the bindings in the page
+ * any other thread too.  Else the thread is bound to none of the pipes
+ * the page shows bound when its thread ID is none of theirs: a thread
+ * that bound itself has its own ID there, and another thread's ID that
+ * happens to be equal (a thread of another PID namespace, or an exited
+ * bound thread whose ID was given again) only sends the call to the
+ * driver.  A set needs its source pipe free too.
+ */
+bool asc_fast_caller_rest(const struct asc_fast *f, unsigned long bound, int role,
+			  bool set)
+{
+	unsigned int pipes;
+	pid_t me;
+	int pipe;
+
+	if ((bound && (bound & ~ASC_BOUND_PIPE_MASK) == f->key) || !f->bound_shown)
+		return false;
+	pipes = __atomic_load_n(&f->state->bound, __ATOMIC_RELAXED);
+	if (set && (pipes >> role & 1))
+		return false;
+	me = asc_fast_tid;
+	if (!me) {
+		me = (pid_t)syscall(SYS_gettid);
+		asc_fast_tid = me;
+	}
+	for (pipe = 0; pipe < ASC_EVENT_MAP_PIPES; pipe++) {
+		if ((pipes >> pipe & 1) &&
+		    __atomic_load_n(&f->state->bound_tid[pipe], __ATOMIC_RELAXED) == me)
+			return false;
+	}
+	return true;
 }
 
 static void *asc_fast_page(int fd, int page, int prot)
@@ -57,6 +110,8 @@ void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 	f->fd = fd;
 	f->event_ids = event_ids;
 	f->key = key;
+	f->bound_shown = features & ASC_EVENT_FEATURE_MAP_BOUND;
+	f->bound_pipes = &asc_fast_all_pipes;
 	pthread_once(&asc_fast_once, asc_fast_read_env);
 	if (asc_fast_off || !(features & ASC_EVENT_FEATURE_MAP) ||
 	    event_ids > ASC_EVENT_MAP_IDS_MAX)
@@ -82,8 +137,7 @@ static void asc_fast_unmap_pages(struct asc_fast *f)
  * The first caller maps the pages; until they are, every call asks the
  * driver.  Out of line and cold: pipe.c calls it only when the inline
  * fast path did not do a set or wait.  True only for the call that mapped
- * them: when they were mapped already, the inline fast path has just
- * tried them and left the call to the ioctl.
+ * them.
  */
 __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 {
@@ -103,6 +157,8 @@ __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 		__atomic_store_n(&f->ready, ASC_FAST_OFF, __ATOMIC_RELEASE);
 		return false;
 	}
+	if (f->bound_shown)
+		f->bound_pipes = &f->state->bound;
 	__atomic_store_n(&f->ready, ASC_FAST_MAPPED, __ATOMIC_RELEASE);
 	return true;
 }

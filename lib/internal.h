@@ -59,6 +59,11 @@ bool asc_pipe_id_valid(int pipe_id);
  * struct asc_fast - a pipe's mapped pages (fastpath.c).
  * @ready: ASC_FAST_*: whether the pages below may be used.
  * @event_ids: IDs per HardEvent.
+ * @bound_shown: the state page shows the pipe bindings
+ *	(ASC_EVENT_FEATURE_MAP_BOUND): only then may a thread that did not
+ *	bind itself through this library on this pipe take the fast path.
+ * @bound_pipes: the state page's word of bound pipes, or without
+ *	@bound_shown a word of the library's with every bit set.
  * @state: the TPipe's state, read-only.
  * @flags: its flag registers.
  * @module: the module's page, read-only.
@@ -69,16 +74,20 @@ bool asc_pipe_id_valid(int pipe_id);
  * asc_fast_init() prepares it for the device file @fd (off without
  * ASC_EVENT_FEATURE_MAP, with more than ASC_EVENT_MAP_IDS_MAX IDs or
  * $ASC_NO_FASTPATH); asc_fast_map() maps the pages if nobody has and
- * says whether this call did (off when an mmap() fails): the first set or
- * wait calls it, and a set or wait whose inline try failed with the pages
- * already mapped goes to the ioctl without trying them a second time;
- * asc_fast_unmap() unmaps them.  asc_fast_set() and asc_fast_wait() do a
- * set or a wait in userspace and return true, or return false, having
- * changed nothing, when the pages are not mapped or the ioctl must do it;
- * @bound is the calling thread's key, 0 when it is not bound through this
- * library.  They are inline, for the calls in pipe.c: an uncontended set
+ * says whether this call did (off when an mmap() fails): a set or wait
+ * whose inline try failed calls it, then tries again with the whole check
+ * of the caller; asc_fast_unmap() unmaps them.  asc_fast_set() and
+ * asc_fast_wait() do a set or a wait in userspace and return true, or
+ * return false, having changed nothing, when the pages are not mapped or
+ * the ioctl must do it (or, without @full, when the caller is neither of
+ * the two common cases of asc_fast_caller()); @bound is the calling
+ * thread's key, 0 when it is not bound through this library.  They are inline, for the calls in pipe.c: an uncontended set
  * or wait is the library's hottest path, a few loads and one
- * compare-and-swap without a call.
+ * compare-and-swap without a call.  asc_fast_caller_rest() is the part of
+ * the check of the caller that is not: a thread bound through this
+ * library to another pipe or on another open, or any thread not bound
+ * through it while some pipe is bound (whether it is bound, by its thread
+ * ID).
  */
 enum {
 	ASC_FAST_UNMAPPED,
@@ -87,12 +96,21 @@ enum {
 	ASC_FAST_OFF,
 };
 
+/*
+ * The fast path's functions: inline in every call, or the compiler may
+ * make one of them a function of its own, called from each.
+ */
+#define ASC_FAST_INLINE	inline __attribute__((always_inline))
+
 /* The bits of a thread's key that name the pipe it is bound to. */
 #define ASC_BOUND_PIPE_BITS	4
+#define ASC_BOUND_PIPE_MASK	((1UL << ASC_BOUND_PIPE_BITS) - 1)
 
 struct asc_fast {
 	int ready;
 	unsigned int event_ids;
+	bool bound_shown;
+	const __u32 *bound_pipes;
 	const struct asc_event_map_state *state;
 	struct asc_event_map_flags *flags;
 	const struct asc_event_map_module *module;
@@ -104,10 +122,39 @@ void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 		   unsigned int event_ids, unsigned long key);
 bool asc_fast_map(struct asc_fast *f);
 void asc_fast_unmap(struct asc_fast *f);
+bool asc_fast_caller_rest(const struct asc_fast *f, unsigned long bound, int role,
+			  bool set);
+
+/*
+ * Checked mode's rule for the caller of a set (@set) or wait whose pipe is
+ * @role: a thread bound to @role; or a thread bound to no pipe, for a set
+ * while no thread is bound to @role (alive or not: an exited one leaves
+ * the call to the driver).  Inline, the common cases: the thread bound to
+ * @role through this library, and a thread not bound through it on this
+ * open (the default user binds nothing) while no thread is bound at all;
+ * the rest is asc_fast_caller_rest(), only with @full (the calls out of
+ * line: a call in the inline ones would make them save registers on
+ * every call).
+ */
+static ASC_FAST_INLINE bool asc_fast_caller(const struct asc_fast *f, unsigned long bound,
+					    int role, bool set, bool full)
+{
+	if (!bound) {
+		if (!__atomic_load_n(f->bound_pipes, __ATOMIC_RELAXED))
+			return true;
+	} else if (bound == (f->key | (unsigned int)role)) {
+		return true;
+	} else if ((bound & ~ASC_BOUND_PIPE_MASK) != f->key &&
+		   !__atomic_load_n(f->bound_pipes, __ATOMIC_RELAXED)) {
+		return true;
+	}
+	return full && asc_fast_caller_rest(f, bound, role, set);
+}
 
 /* Whether the ioctl would succeed and change nothing but the flag. */
-static inline bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
-				    int event, int id, int role)
+static ASC_FAST_INLINE bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
+					     int event, int id, int role, bool set,
+					     bool full)
 {
 	const struct asc_event_map_state *s;
 
@@ -119,25 +166,25 @@ static inline bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
 	s = f->state;
 	if (!(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED))
 		return true;
-	if (bound != (f->key | (unsigned int)role))
+	if (!(__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) &&
+	    __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) != id)
 		return false;
-	return (__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
-	       __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) == id;
+	return asc_fast_caller(f, bound, role, set, full);
 }
 
 /* One more operation done in userspace, for the driver's counters. */
-static inline void asc_fast_count(struct asc_fast *f)
+static ASC_FAST_INLINE void asc_fast_count(struct asc_fast *f)
 {
 	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
 }
 
 /* @event is a valid HardEvent and @id >= 0: asc_ref_valid() of pipe.c. */
-static inline bool asc_fast_set(struct asc_fast *f, unsigned long bound,
-				int event, int id)
+static ASC_FAST_INLINE bool asc_fast_set(struct asc_fast *f, unsigned long bound,
+					 int event, int id, bool full)
 {
 	__u64 *word, bit, old;
 
-	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_src[event]))
+	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_src[event], true, full))
 		return false;
 	word = &f->flags->flags[event];
 	bit = 1ULL << id;
@@ -152,12 +199,12 @@ static inline bool asc_fast_set(struct asc_fast *f, unsigned long bound,
 }
 
 /* As asc_fast_set(); clearing a flag bit that is not set changes nothing. */
-static inline bool asc_fast_wait(struct asc_fast *f, unsigned long bound,
-				 int event, int id)
+static ASC_FAST_INLINE bool asc_fast_wait(struct asc_fast *f, unsigned long bound,
+					  int event, int id, bool full)
 {
 	__u64 bit = 1ULL << id;
 
-	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_dst[event]) ||
+	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_dst[event], false, full) ||
 	    !(__atomic_fetch_and(&f->flags->flags[event], ~bit, __ATOMIC_ACQUIRE) & bit))
 		return false;
 	asc_fast_count(f);

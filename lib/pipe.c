@@ -328,22 +328,25 @@ ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
 
 /*
  * What asc_set_flag() does when the inline fast path did not: map the
- * pages if this is the first set or wait, then the fast path or the ioctl.
- * Out of line, so that the hot path saves no registers and makes no call.
+ * pages if this is the first set or wait, then the fast path with the
+ * whole check of the caller, or the ioctl.  Out of line, so that the hot
+ * path saves no registers and makes no call.
  */
 static __attribute__((noinline)) int asc_set_flag_slow(struct asc_pipe *pipe,
 							int event, int id)
 {
-	if (asc_ref_valid(pipe, event, id) && asc_fast_map(&pipe->fast) &&
-	    asc_fast_set(&pipe->fast, asc_bound_key, event, id))
-		return 0;
+	if (asc_ref_valid(pipe, event, id)) {
+		asc_fast_map(&pipe->fast);
+		if (asc_fast_set(&pipe->fast, asc_bound_key, event, id, true))
+			return 0;
+	}
 	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
 }
 
 ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
 {
 	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_set(&pipe->fast, asc_bound_key, event, id))
+	    asc_fast_set(&pipe->fast, asc_bound_key, event, id, false))
 		return 0;
 	return asc_set_flag_slow(pipe, event, id);
 }
@@ -383,8 +386,8 @@ static __attribute__((noinline)) int asc_wait_flag_slow(struct asc_pipe *pipe,
 
 	if (!asc_ref_valid(pipe, event, id))
 		return asc_einval();
-	if (asc_fast_map(&pipe->fast) &&
-	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id))
+	asc_fast_map(&pipe->fast);
+	if (asc_fast_wait(&pipe->fast, asc_bound_key, event, id, true))
 		return 0;
 
 	memset(&wait, 0, sizeof(wait));
@@ -401,7 +404,7 @@ ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 				  int64_t timeout_ns)
 {
 	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id))
+	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id, false))
 		return 0;
 	return asc_wait_flag_slow(pipe, event, id, timeout_ns);
 }
@@ -409,7 +412,7 @@ ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 ASC_API int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
 {
 	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id))
+	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id, false))
 		return 0;
 	return asc_wait_flag_slow(pipe, event, id, -1);
 }

@@ -38,7 +38,10 @@ _Static_assert(offsetof(struct asc_event_bind, flags) == 4, "bind flags offset")
 _Static_assert(sizeof(struct asc_event_mode) == 8, "asc_event_mode size");
 _Static_assert(offsetof(struct asc_event_mode, mode) == 0, "mode offset");
 _Static_assert(offsetof(struct asc_event_mode, pad) == 4, "mode pad offset");
-_Static_assert(sizeof(struct asc_event_map_state) == 432, "asc_event_map_state size");
+_Static_assert(sizeof(struct asc_event_map_state) == 480, "asc_event_map_state size");
+_Static_assert(offsetof(struct asc_event_map_state, bound) == 432, "map bound offset");
+_Static_assert(offsetof(struct asc_event_map_state, bound_tid) == 436, "map bound_tid offset");
+_Static_assert(ASC_EVENT_MAP_PIPES == ASC_EVENT_PIPE_FIX + 1, "ASC_EVENT_MAP_PIPES");
 _Static_assert(offsetof(struct asc_event_map_state, pool) == 8, "map pool offset");
 _Static_assert(offsetof(struct asc_event_map_state, fetched) == 288, "map fetched offset");
 _Static_assert(sizeof(struct asc_event_map_flags) == 288, "asc_event_map_flags size");
@@ -61,6 +64,7 @@ _Static_assert(offsetof(struct asc_event_execute, flags) == 16, "execute flags o
 _Static_assert(ASC_EVENT_FEATURE_LAUNCH == 4ULL, "ASC_EVENT_FEATURE_LAUNCH");
 _Static_assert(ASC_EVENT_FEATURE_MAP == 8ULL, "ASC_EVENT_FEATURE_MAP");
 _Static_assert(ASC_EVENT_FEATURE_SYNC_AIV == 0x10ULL, "ASC_EVENT_FEATURE_SYNC_AIV");
+_Static_assert(ASC_EVENT_FEATURE_MAP_BOUND == 0x20ULL, "ASC_EVENT_FEATURE_MAP_BOUND");
 _Static_assert(ASC_EVENT_SYNC_ALL_AIV_ONLY == 1U, "ASC_EVENT_SYNC_ALL_AIV_ONLY");
 _Static_assert(ASC_EVENT_BLOCK_DIM_MAX == 64 && ASC_EVENT_CROSS_FLAGS == 11 &&
 	       ASC_EVENT_CROSS_COUNT_MAX == 15, "launch limits");
@@ -181,7 +185,7 @@ TEST_F(abi, info_contents)
 	ASSERT_EQ(0U, info.pad);
 	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
 			 ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			 ASC_EVENT_FEATURE_SYNC_AIV), info.features);
+			 ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND), info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -192,7 +196,7 @@ TEST_F(abi, info_fully_written)
 		.event_ids = self->ids,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
 			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			    ASC_EVENT_FEATURE_SYNC_AIV,
+			    ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND,
 	};
 
 	memset(&info, POISON, sizeof(info));

@@ -682,7 +682,7 @@ TEST_F(poison, info)
 		.event_ids = self->ids,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
 			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			    ASC_EVENT_FEATURE_SYNC_AIV,
+			    ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND,
 	};
 	unsigned int r;
 

@@ -1283,7 +1283,7 @@ static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
 		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
 		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
 						   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-						   ASC_EVENT_FEATURE_SYNC_AIV))
+						   ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND))
 			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 			       info.nr_events, info.event_ids, info.pad,
 			       (unsigned long long)info.features);

@@ -11,7 +11,9 @@
  * before the first mmap() into the page, keeps the waiter bit exactly
  * while a task waits, loses no handoff when userspace races a blocking
  * waiter, and survives garbage in the flag page without harm to any other
- * TPipe.
+ * TPipe.  With ASC_EVENT_FEATURE_MAP_BOUND the state page also shows which
+ * pipes have a bound thread and its thread ID, for libasc's fast path of
+ * unbound threads.
  */
 #include "asc_event_test.h"
 
@@ -317,6 +319,105 @@ TEST_F(raw, mapping_outlives_the_descriptor)
 	ASSERT_EQ(1ULL, m.st->pool[EV]);
 	__atomic_store_n(&m.fl->flags[EV], ~0ULL, __ATOMIC_SEQ_CST);
 	unmap_all(&m);
+}
+
+/* ---- the pipe bindings ---------------------------------------------------- */
+
+static __u32 bound(struct maps *m)
+{
+	return __atomic_load_n(&m->st->bound, __ATOMIC_SEQ_CST);
+}
+
+static __s32 bound_tid(struct maps *m, int pipe)
+{
+	return __atomic_load_n(&m->st->bound_tid[pipe], __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Every bind, move and unbind shows in the state page at once: the pipe's
+ * bit and the thread's ID as gettid() gives it; the pipe bits that are no
+ * pipe stay 0, and a reset or a change of mode leaves the bindings shown.
+ */
+TEST_F(map, state_page_shows_the_bindings)
+{
+	struct asc_event_info info = { 0 };
+	struct asc_event_reset r;
+	struct asc_worker w;
+	int pipe;
+
+	ASSERT_EQ(0, asc_info(self->fd, &info));
+	ASSERT_TRUE(!!(info.features & ASC_EVENT_FEATURE_MAP_BOUND));
+	ASSERT_EQ(0U, bound(&self->m));
+	for (pipe = 0; pipe < ASC_EVENT_MAP_PIPES; pipe++)
+		ASSERT_EQ(0, bound_tid(&self->m, pipe));
+
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_FIX, bound(&self->m));
+	ASSERT_EQ(asc_gettid(), bound_tid(&self->m, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, asc_worker_start(&w, self->fd));
+	ASSERT_EQ(0, W_BIND(&w, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_FIX | 1U << ASC_EVENT_PIPE_V, bound(&self->m));
+	ASSERT_EQ(atomic_load(&w.tid), bound_tid(&self->m, ASC_EVENT_PIPE_V));
+	/* A move: the old pipe is free, the new one shows the thread. */
+	ASSERT_EQ(0, W_BIND(&w, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_FIX | 1U << ASC_EVENT_PIPE_MTE2, bound(&self->m));
+	ASSERT_EQ(0, bound_tid(&self->m, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(atomic_load(&w.tid), bound_tid(&self->m, ASC_EVENT_PIPE_MTE2));
+	/* Refused: nothing changes. */
+	ASSERT_EQ(-EBUSY, W_BIND(&w, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(asc_gettid(), bound_tid(&self->m, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(0, asc_reset(self->fd, &r));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_FIX | 1U << ASC_EVENT_PIPE_MTE2, bound(&self->m));
+	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, 0));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_FIX | 1U << ASC_EVENT_PIPE_MTE2, bound(&self->m));
+	ASSERT_EQ(0, W_BIND(&w, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0U, bound(&self->m));
+	for (pipe = 0; pipe < ASC_EVENT_MAP_PIPES; pipe++)
+		ASSERT_EQ(0, bound_tid(&self->m, pipe));
+	ASSERT_EQ(0, asc_worker_stop(&w));
+}
+
+/*
+ * A bound thread that exits stays shown (the page says "bound", and the
+ * driver lets unbound threads set the pipe's flags again: libasc asks it);
+ * the thread that takes the pipe over replaces it.
+ */
+TEST_F(map, an_exited_bound_thread_stays_shown_until_taken_over)
+{
+	struct asc_worker w;
+	pid_t tid;
+	int id;
+
+	id = asc_alloc(self->fd, ASC_EVENT_V_V);
+	ASSERT_LE(0, id);
+	ASSERT_EQ(0, asc_worker_start(&w, self->fd));
+	ASSERT_EQ(0, W_BIND(&w, ASC_EVENT_PIPE_V));
+	tid = atomic_load(&w.tid);
+	ASSERT_EQ(0, asc_worker_stop(&w));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_V, bound(&self->m));
+	ASSERT_EQ(tid, bound_tid(&self->m, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_V_V, id));
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_V_V, id, 0));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_V, bound(&self->m));
+	ASSERT_EQ(asc_gettid(), bound_tid(&self->m, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+}
+
+/* Bindings made before the first mapping are in the page it makes. */
+TEST_F(raw, bindings_made_before_the_mapping_are_shown)
+{
+	struct maps m;
+	int fd;
+
+	fd = asc_open_or_skip(_metadata);
+	ASSERT_EQ(0, asc_bind(fd, ASC_EVENT_PIPE_S));
+	ASSERT_EQ(0, map_all(fd, &m));
+	ASSERT_EQ(1U << ASC_EVENT_PIPE_S, bound(&m));
+	ASSERT_EQ(asc_gettid(), bound_tid(&m, ASC_EVENT_PIPE_S));
+	unmap_all(&m);
+	close(fd);
 }
 
 /* ---- the waiter bit ------------------------------------------------------- */

@@ -3,14 +3,18 @@
  * libasc's mapped fast path on the device, in the test guest
  * (tools/testing/asc-check-guest).  Needs /dev/asc_event; skips without it.
  *
- * - The path taken: with the fast path on, a bound thread's uncontended
- *   set+wait pairs are no ioctl and count in fast_ops; with
- *   $ASC_NO_FASTPATH=1 each is two ioctls (the test reads the variable
- *   and expects the one or the other).
+ * - The path taken: with the fast path on, the uncontended set+wait pairs
+ *   of a bound thread and of an unbound one are no ioctl and count in
+ *   fast_ops; with $ASC_NO_FASTPATH=1 each is two ioctls (the test reads
+ *   the variable and expects the one or the other).
  * - Nothing weakens: a hand-written ID still fails with ENOENT in strict
  *   mode and still makes an alloc of it fail with EADDRINUSE otherwise, a
  *   wrong pipe still gets EPERM, a double set EBUSY, a fork()ed child is
- *   not taken for its parent's bound thread.
+ *   not taken for its parent's bound thread; for an unbound thread too,
+ *   and an unbound set of a pipe another live thread is bound to still
+ *   gets EPERM, a thread bound with a raw ioctl is not taken for an
+ *   unbound one, a fetched ID superseded or forgotten by a reset is
+ *   hand-written again.
  * - While a tracepoint is enabled every set and wait goes through the
  *   driver: the trace has each of them.
  */
@@ -20,9 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/asc_event.h>
 
 #include <asc.h>
 
@@ -149,6 +158,341 @@ TEST(wrong_pipe_and_double_set_keep_their_errors)
 	asc_pipe_close(p);
 }
 
+/* The fast path's counts before and after some calls. */
+struct counts {
+	unsigned long long ops, fast;
+};
+
+static struct counts counts_now(void)
+{
+	struct counts c = { stat_read("ops"), stat_read("fast_ops") };
+
+	return c;
+}
+
+/*
+ * Since @c: @fast calls done in userspace and @slow ioctls, or with the fast
+ * path off, all of them ioctls.
+ */
+static void expect_since(struct __test_metadata *_metadata, struct counts c,
+			 unsigned long long fast, unsigned long long slow)
+{
+	struct counts now = counts_now();
+
+	if (fastpath_off()) {
+		EXPECT_EQ(c.ops + fast + slow, now.ops);
+		EXPECT_EQ(c.fast, now.fast);
+	} else {
+		EXPECT_EQ(c.ops + slow, now.ops);
+		EXPECT_EQ(c.fast + fast, now.fast);
+	}
+}
+
+/* The default user's pairs: a thread that binds nothing, checked mode. */
+TEST(unbound_pairs_take_the_path_chosen)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	struct counts c;
+	int id, i;
+
+	if (!p)
+		return;
+	ASSERT_EQ(1, asc_pipe_checked(p));
+	id = asc_alloc_event_id(p, ASC_HARD_EVENT_MTE2_V);
+	ASSERT_LE(0, id);
+	c = counts_now();
+	for (i = 0; i < PAIRS; i++) {
+		ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_MTE2_V, id));
+		ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_MTE2_V, id));
+	}
+	expect_since(_metadata, c, 2 * PAIRS, 0);
+	ASSERT_EQ(0, asc_release_event_id(p, id, ASC_HARD_EVENT_MTE2_V));
+	asc_pipe_close(p);
+}
+
+/*
+ * A thread that binds itself to @pipe (through libasc, or with a raw ioctl
+ * on @fd when it is >= 0), then runs what binder_do() hands it, one call
+ * at a time, until binder_stop().
+ */
+struct binder {
+	struct asc_pipe *p;
+	int pipe;
+	int fd;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int (*fn)(struct binder *b);
+	unsigned int posted, done;
+	bool started, quit;
+	int ret, err;
+};
+
+static void *binder_main(void *arg)
+{
+	struct binder *b = arg;
+	struct asc_event_bind bind = { .pipe = b->pipe };
+	int (*fn)(struct binder *b);
+	int ret, err;
+
+	if (b->fd >= 0)
+		ret = ioctl(b->fd, ASC_EVENT_IOC_BIND_PIPE, &bind);
+	else
+		ret = asc_pipe_bind(b->p, b->pipe);
+	err = errno;
+	pthread_mutex_lock(&b->lock);
+	b->ret = ret;
+	b->err = err;
+	b->started = true;
+	pthread_cond_broadcast(&b->cond);
+	for (;;) {
+		while (b->done == b->posted && !b->quit)
+			pthread_cond_wait(&b->cond, &b->lock);
+		if (b->done == b->posted)
+			break;
+		fn = b->fn;
+		pthread_mutex_unlock(&b->lock);
+		ret = fn(b);
+		err = errno;
+		pthread_mutex_lock(&b->lock);
+		b->ret = ret;
+		b->err = err;
+		b->done++;
+		pthread_cond_broadcast(&b->cond);
+	}
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* Run @fn in the binder's thread: its return value, its errno in @b->err. */
+static int binder_do(struct binder *b, int (*fn)(struct binder *b))
+{
+	int ret;
+
+	pthread_mutex_lock(&b->lock);
+	b->fn = fn;
+	b->posted++;
+	pthread_cond_broadcast(&b->cond);
+	while (b->done != b->posted)
+		pthread_cond_wait(&b->cond, &b->lock);
+	ret = b->ret;
+	pthread_mutex_unlock(&b->lock);
+	return ret;
+}
+
+/* Start the binder's thread: the result of its bind. */
+static int binder_start(struct binder *b, pthread_t *t)
+{
+	int ret;
+
+	b->posted = b->done = 0;
+	b->started = b->quit = false;
+	pthread_mutex_init(&b->lock, NULL);
+	pthread_cond_init(&b->cond, NULL);
+	if (pthread_create(t, NULL, binder_main, b))
+		return -1;
+	pthread_mutex_lock(&b->lock);
+	while (!b->started)
+		pthread_cond_wait(&b->cond, &b->lock);
+	ret = b->ret;
+	pthread_mutex_unlock(&b->lock);
+	return ret;
+}
+
+/* End the binder's thread; it exits bound unless it unbound itself. */
+static void binder_stop(struct binder *b, pthread_t t)
+{
+	pthread_mutex_lock(&b->lock);
+	b->quit = true;
+	pthread_cond_broadcast(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(t, NULL);
+	pthread_mutex_destroy(&b->lock);
+	pthread_cond_destroy(&b->cond);
+}
+
+static int set_v_v0(struct binder *b)
+{
+	return asc_set_flag(b->p, ASC_HARD_EVENT_V_V, 0);
+}
+
+static int unbind(struct binder *b)
+{
+	return asc_pipe_bind(b->p, ASC_PIPE_NONE);
+}
+
+static int set_mte2_v0(struct binder *b)
+{
+	return asc_set_flag(b->p, ASC_HARD_EVENT_MTE2_V, 0);
+}
+
+static int wait_v_mte2_0(struct binder *b)
+{
+	return asc_wait_flag_timeout(b->p, ASC_HARD_EVENT_V_MTE2, 0, 0);
+}
+
+/*
+ * While another live thread stands for V, an unbound thread's set of V_V
+ * is the driver's EPERM; its wait is its own, in userspace.  Once V is
+ * free the set is done in userspace too; once V's thread has exited bound,
+ * the driver allows the set, which libasc leaves to it.
+ */
+TEST(unbound_set_of_an_owned_pipe_is_the_drivers)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	struct binder b = { .pipe = ASC_PIPE_V, .fd = -1 };
+	struct counts c;
+	pthread_t t;
+
+	if (!p)
+		return;
+	b.p = p;
+	ASSERT_EQ(0, asc_alloc_event_id(p, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, binder_start(&b, &t));
+	c = counts_now();
+	ASSERT_EQ(-1, asc_set_flag(p, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(EPERM, errno);
+	expect_since(_metadata, c, 0, 1);
+	ASSERT_EQ(0, binder_do(&b, set_v_v0));
+	c = counts_now();
+	ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, 0));
+	expect_since(_metadata, c, 1, 0);
+
+	ASSERT_EQ(0, binder_do(&b, unbind));
+	c = counts_now();
+	ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, 0));
+	expect_since(_metadata, c, 2, 0);
+
+	/* Bound again, then gone without unbinding. */
+	binder_stop(&b, t);
+	ASSERT_EQ(0, binder_start(&b, &t));
+	binder_stop(&b, t);
+	c = counts_now();
+	ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_V_V, 0));
+	ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, 0));
+	expect_since(_metadata, c, 1, 1);
+	asc_pipe_close(p);
+}
+
+/* The file descriptor of the one open of the device this process has. */
+static int device_fd(void)
+{
+	const char *path = getenv("ASC_EVENT_DEV");
+	struct stat dev, st;
+	struct dirent *d;
+	int fd, found = -1;
+	DIR *dir;
+
+	if (stat(path && *path ? path : "/dev/asc_event", &dev) < 0)
+		return -1;
+	dir = opendir("/proc/self/fd");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		fd = atoi(d->d_name);
+		if (d->d_name[0] != '.' && !fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+		    st.st_rdev == dev.st_rdev)
+			found = fd;
+	}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * A thread bound to V with a raw ioctl, which libasc did not see: its set
+ * of MTE2_V and its wait for V_MTE2 are still the driver's EPERM, though
+ * no thread stands for MTE2.
+ */
+TEST(a_thread_bound_by_a_raw_ioctl_is_not_unbound)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	struct binder b = { .pipe = ASC_EVENT_PIPE_V };
+	pthread_t t;
+
+	if (!p)
+		return;
+	b.p = p;
+	b.fd = device_fd();
+	ASSERT_LE(0, b.fd);
+	ASSERT_EQ(0, asc_alloc_event_id(p, ASC_HARD_EVENT_MTE2_V));
+	ASSERT_EQ(0, asc_alloc_event_id(p, ASC_HARD_EVENT_V_MTE2));
+	ASSERT_EQ(0, asc_alloc_event_id(p, ASC_HARD_EVENT_V_V));
+	ASSERT_EQ(0, binder_start(&b, &t));
+	ASSERT_EQ(-1, binder_do(&b, set_mte2_v0));
+	ASSERT_EQ(EPERM, b.err);
+	ASSERT_EQ(-1, binder_do(&b, wait_v_mte2_0));
+	ASSERT_EQ(EPERM, b.err);
+	ASSERT_EQ(0, binder_do(&b, set_v_v0));
+	ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, 0));
+	/* The test's own thread is unbound: MTE2 is free for it. */
+	ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_MTE2_V, 0));
+	ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_MTE2_V, 0));
+	binder_stop(&b, t);
+	asc_pipe_close(p);
+}
+
+/*
+ * Strict IDs for an unbound thread: a hand-written ID, a fetched ID that a
+ * later fetch superseded and an ID that a reset released or forgot are
+ * the driver's ENOENT, for sets and waits.
+ */
+TEST(unbound_strict_ids_keep_their_errors)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	int e = ASC_HARD_EVENT_MTE2_V;
+
+	if (!p)
+		return;
+	ASSERT_EQ(0, asc_pipe_set_mode(p, ASC_MODE_CHECKED | ASC_MODE_STRICT_IDS));
+	ASSERT_EQ(-1, asc_set_flag(p, e, 1));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, asc_wait_flag_timeout(p, e, 1, 0));
+	ASSERT_EQ(ENOENT, errno);
+
+	ASSERT_EQ(0, asc_fetch_event_id(p, e));
+	ASSERT_EQ(0, asc_set_flag(p, e, 0));
+	ASSERT_EQ(0, asc_wait_flag(p, e, 0));
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	ASSERT_EQ(1, asc_fetch_event_id(p, e));
+	ASSERT_EQ(0, asc_release_event_id(p, 0, e));
+	/* 0: released, and no longer the last one fetched. */
+	ASSERT_EQ(-1, asc_set_flag(p, e, 0));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, asc_wait_flag_timeout(p, e, 0, 0));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(0, asc_set_flag(p, e, 1));
+	ASSERT_EQ(0, asc_wait_flag(p, e, 1));
+
+	/* A reset forgets the fetch and releases the allocation. */
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	ASSERT_EQ(0, asc_pipe_reset(p));
+	ASSERT_EQ(-1, asc_set_flag(p, e, 1));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, asc_set_flag(p, e, 0));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, asc_wait_flag_timeout(p, e, 0, 0));
+	ASSERT_EQ(ENOENT, errno);
+	asc_pipe_close(p);
+}
+
+/* Not strict: an unbound hand-written set is the driver's, for EADDRINUSE. */
+TEST(unbound_hand_written_set_is_seen_by_the_alloc)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	int e = ASC_HARD_EVENT_MTE2_V;
+
+	if (!p)
+		return;
+	ASSERT_EQ(0, asc_set_flag(p, e, 0));
+	ASSERT_EQ(-1, asc_alloc_event_id(p, e));
+	ASSERT_EQ(EADDRINUSE, errno);
+	ASSERT_EQ(-1, asc_fetch_event_id(p, e));
+	ASSERT_EQ(EADDRINUSE, errno);
+	ASSERT_EQ(0, asc_wait_flag(p, e, 0));
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	asc_pipe_close(p);
+}
+
 /* The child of a bound thread is not bound: V is its parent's. */
 TEST(a_forked_child_is_not_the_bound_thread)
 {
@@ -226,10 +570,16 @@ TEST(a_trace_sees_every_set_and_wait)
 		ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_V_V, id));
 		ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, id));
 	}
+	/* An unbound thread's too. */
+	ASSERT_EQ(0, asc_pipe_bind(p, ASC_PIPE_NONE));
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_V_V, id));
+		ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, id));
+	}
 	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_wait_end/enable", "0"));
 	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_set/enable", "0"));
-	EXPECT_EQ(5, count_in_file("/sys/kernel/tracing/trace", "asc_event_set:"));
-	EXPECT_EQ(5, count_in_file("/sys/kernel/tracing/trace", "asc_event_wait_end:"));
+	EXPECT_EQ(10, count_in_file("/sys/kernel/tracing/trace", "asc_event_set:"));
+	EXPECT_EQ(10, count_in_file("/sys/kernel/tracing/trace", "asc_event_wait_end:"));
 	asc_pipe_close(p);
 }
 

@@ -84,6 +84,7 @@ struct bench_subject {
  * @value: what the run measured.
  * @unit: "x" for a ratio, " B" for bytes.
  * @measured: false when the figure could not be measured.
+ * @unmeasured: what the row says when not @measured, if not "unknown".
  */
 struct bench_goal {
 	const char *figure;
@@ -92,6 +93,7 @@ struct bench_goal {
 	double value;
 	const char *unit;
 	bool measured;
+	const char *unmeasured;
 };
 
 /* measure.c */
@@ -112,7 +114,8 @@ int bench_compare(struct bench_subject subj[2], unsigned long iters, unsigned in
 
 /* handoff.c */
 int bench_handoff(const struct bench_opts *opts, unsigned int test,
-		  struct bench_goal *goal);
+		  struct bench_goal *bound, struct bench_goal *unbound,
+		  struct bench_goal *floor);
 void *bench_handoff_asc_new(const char *device);
 void bench_handoff_asc_free(void *ctx);
 int bench_handoff_time(void *ctx, unsigned long iters, double *ns);
@@ -131,12 +134,14 @@ struct bench_flag {
 
 /* uncontended.c */
 int bench_uncontended(const struct bench_opts *opts, unsigned int test,
-		      struct bench_goal *goal);
+		      struct bench_goal *bound, struct bench_goal *unbound);
 int bench_set_wait(void *ctx, unsigned long iters, double *ns);
 int bench_flag_open(struct bench_flag *f, const char *device);
+int bench_sem_post_wait(void *ctx, unsigned long iters, double *ns);
 
 /* ids.c */
-int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal);
+int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goal *lib,
+	      struct bench_goal *page, struct bench_goal *ioctls);
 
 /* many.c */
 int bench_many(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal);
@@ -146,6 +151,6 @@ int bench_raise_nofile(unsigned int fds);
 int bench_memory(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal);
 
 /* core.c */
-int bench_core(const struct bench_opts *opts, unsigned int test);
+int bench_core(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal);
 
 #endif /* ASC_BENCH_H */

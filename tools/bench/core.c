@@ -97,10 +97,11 @@ static int core_time(void *ctx, unsigned long iters, double *ns)
  * bench_core() - the core runtime's figure and its baseline.
  * @opts: the options.
  * @test: its TAP test number.
+ * @goal: out: its row of the goals table (the ratio to the direct one).
  *
  * Return: 0, or -1 when the figure could not be measured.
  */
-int bench_core(const struct bench_opts *opts, unsigned int test)
+int bench_core(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal)
 {
 	static const char figure[] = "core runtime's issued round trip";
 	struct asc_core_attr attr = { .device = opts->device };
@@ -116,7 +117,7 @@ int bench_core(const struct bench_opts *opts, unsigned int test)
 	subj[1].ctx = bench_handoff_asc_new(opts->device);
 	if (!subj[1].ctx)
 		return bench_fail(test, figure, "no TPipe");
-	ret = bench_compare(subj, iters, opts->runs, test, figure, "round trip", NULL);
+	ret = bench_compare(subj, iters, opts->runs, test, figure, "round trip", goal);
 	bench_handoff_asc_free(subj[1].ctx);
 	return ret;
 }

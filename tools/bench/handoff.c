@@ -11,6 +11,11 @@
  * the kernel's primitives: a futex word per direction (FUTEX_WAKE after
  * every store, FUTEX_WAIT while the word is 0), an eventfd per direction,
  * a sem_t per direction, and a pipe(2) per direction carrying one byte.
+ * The default user's handoff is the same on a TPipe of its own with
+ * threads that bind nothing (checked mode).  The floor of the device's
+ * figure is the futex handoff whose every wake and every wait also makes
+ * one null ioctl (ASC_EVENT_IOC_INFO) on the device: what a driver that
+ * did nothing but take the ioctl's way in and out would add at most.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/asc_event.h>
 
 #include "bench.h"
 
@@ -32,7 +39,8 @@
  * struct handoff_ops - a way for two threads to hand off.
  * @name: the subject's name.
  * @bind: what a side does once before its loop (may be NULL).
- * @unbind: what side B does once after its loop (may be NULL).
+ * @unbind: what side B does once after its loop, and side A after the
+ *	run (may be NULL).
  * @signal: hand off in direction @dir (0: A to B, 1: B to A).
  * @wait: wait for the handoff in direction @dir.
  * @abort: make the waits in progress end, after a failure (may be NULL:
@@ -99,6 +107,43 @@ static const struct handoff_ops futex_ops = {
 	.name = "futex",
 	.signal = futex_signal,
 	.wait = futex_wait,
+};
+
+/* The floor: the futex handoff, one null ioctl on the device per call. */
+struct floor_ctx {
+	struct futex_ctx fx;
+	int fd;
+};
+
+static int null_ioctl(int fd)
+{
+	struct asc_event_info info;
+
+	return ioctl(fd, ASC_EVENT_IOC_INFO, &info) < 0 ? -1 : 0;
+}
+
+static int floor_signal(void *ctx, int dir)
+{
+	struct floor_ctx *f = ctx;
+
+	if (null_ioctl(f->fd) < 0)
+		return -1;
+	return futex_signal(&f->fx, dir);
+}
+
+static int floor_wait(void *ctx, int dir)
+{
+	struct floor_ctx *f = ctx;
+
+	if (null_ioctl(f->fd) < 0)
+		return -1;
+	return futex_wait(&f->fx, dir);
+}
+
+static const struct handoff_ops floor_ops = {
+	.name = "futex + null ioctl (floor)",
+	.signal = floor_signal,
+	.wait = floor_wait,
 };
 
 /* eventfd: one per direction. */
@@ -224,6 +269,14 @@ static const struct handoff_ops asc_ops = {
 	.abort = asc_abort,
 };
 
+/* The default user: the same, with threads that bind nothing. */
+static const struct handoff_ops asc_unbound_ops = {
+	.name = "asc, unbound threads",
+	.signal = asc_signal,
+	.wait = asc_wait,
+	.abort = asc_abort,
+};
+
 /*
  * After a failure of side @side: stop the other side after its wait, and
  * make that wait end, whether it has started (@abort) or not (a handoff
@@ -313,6 +366,9 @@ static int handoff_time(void *arg, unsigned long iters, double *ns)
 	if (failed && !stopped(h))
 		handoff_abort(h, 0);
 	pthread_join(b, NULL);
+	/* A is unbound again for the other subjects' runs. */
+	if (h->ops->unbind)
+		h->ops->unbind(h->ctx);
 	if (failed) {
 		printf("# %s: %s failed\n", h->ops->name, failed);
 		errno = ret;
@@ -326,23 +382,15 @@ static int handoff_time(void *arg, unsigned long iters, double *ns)
 	return 0;
 }
 
-/**
- * bench_handoff_asc_new() - a TPipe set up for the device's handoff.
- * @device: the device node.
- *
- * Opens a TPipe and allocates an MTE2_V and a V_MTE2 ID on it.
- *
- * Return: the subject's context for bench_handoff_time(), or NULL with
- * errno set (the failed call is printed).
- */
-void *bench_handoff_asc_new(const char *device)
+/* A TPipe for the device's handoff, @ops's: bound threads or not. */
+static void *handoff_asc_new(const char *device, const struct handoff_ops *ops)
 {
 	struct handoff *h = calloc(1, sizeof(*h));
 	struct asc_ctx *a = calloc(1, sizeof(*a));
 
 	if (!h || !a)
 		goto fail;
-	h->ops = &asc_ops;
+	h->ops = ops;
 	h->ctx = a;
 	a->pipe = asc_pipe_open(device);
 	if (!a->pipe) {
@@ -364,10 +412,25 @@ fail:
 }
 
 /**
+ * bench_handoff_asc_new() - a TPipe set up for the device's handoff.
+ * @device: the device node.
+ *
+ * Opens a TPipe and allocates an MTE2_V and a V_MTE2 ID on it; the two
+ * sides bind themselves to MTE2 and V.
+ *
+ * Return: the subject's context for bench_handoff_time(), or NULL with
+ * errno set (the failed call is printed).
+ */
+void *bench_handoff_asc_new(const char *device)
+{
+	return handoff_asc_new(device, &asc_ops);
+}
+
+/**
  * bench_handoff_asc_free() - close what bench_handoff_asc_new() opened.
  * @ctx: its context, or NULL.
  *
- * Also drops the calling thread's binding (side A's).
+ * Also drops the calling thread's binding (side A's), if it has one.
  */
 void bench_handoff_asc_free(void *ctx)
 {
@@ -401,33 +464,44 @@ int bench_handoff_time(void *ctx, unsigned long iters, double *ns)
 /* Round trips per run, before --quick's scale. */
 #define HANDOFF_ITERS	20000
 
+/* The subjects of the figure, in the order of the printed lines. */
+enum { H_ASC, H_UNBOUND, H_FUTEX, H_FLOOR, H_EVENTFD, H_SEM, H_PIPE, H_NR };
+
 /**
- * bench_handoff() - the handoff figure and its four baselines.
+ * bench_handoff() - the handoff figure, the default user's, their floor
+ *	and the four baselines.
  * @opts: the options.
  * @test: its TAP test number.
- * @goal: out: its row of the goals table (the ratio to the futex).
+ * @bound: out: the goals row of bound threads (the ratio to the futex).
+ * @unbound: out: the row of unbound threads (the ratio to the futex).
+ * @floor: out: the row of unbound threads against the floor.
  *
  * Return: 0, or -1 when the figure could not be measured ("not ok"
  * printed).
  */
 int bench_handoff(const struct bench_opts *opts, unsigned int test,
-		  struct bench_goal *goal)
+		  struct bench_goal *bound, struct bench_goal *unbound,
+		  struct bench_goal *floor)
 {
 	static const char figure[] = "handoff round trip between two threads";
 	struct futex_ctx fx = { { 0, 0 } };
+	struct floor_ctx fl = { { { 0, 0 } }, -1 };
 	struct eventfd_ctx ev;
 	struct sem_ctx sm;
 	struct pipe_ctx pp;
 	struct handoff hf = { .ops = &futex_ops, .ctx = &fx };
+	struct handoff hl = { .ops = &floor_ops, .ctx = &fl };
 	struct handoff he = { .ops = &eventfd_ops, .ctx = &ev };
 	struct handoff hs = { .ops = &sem_ops, .ctx = &sm };
 	struct handoff hp = { .ops = &pipe_ops, .ctx = &pp };
-	struct bench_subject subj[5] = {
-		{ .name = asc_ops.name, .fn = bench_handoff_time },
-		{ .name = futex_ops.name, .fn = bench_handoff_time, .ctx = &hf },
-		{ .name = eventfd_ops.name, .fn = bench_handoff_time, .ctx = &he },
-		{ .name = sem_ops.name, .fn = bench_handoff_time, .ctx = &hs },
-		{ .name = pipe_ops.name, .fn = bench_handoff_time, .ctx = &hp },
+	struct bench_subject subj[H_NR] = {
+		[H_ASC] = { .name = asc_ops.name, .fn = bench_handoff_time },
+		[H_UNBOUND] = { .name = asc_unbound_ops.name, .fn = bench_handoff_time },
+		[H_FUTEX] = { .name = futex_ops.name, .fn = bench_handoff_time, .ctx = &hf },
+		[H_FLOOR] = { .name = floor_ops.name, .fn = bench_handoff_time, .ctx = &hl },
+		[H_EVENTFD] = { .name = eventfd_ops.name, .fn = bench_handoff_time, .ctx = &he },
+		[H_SEM] = { .name = sem_ops.name, .fn = bench_handoff_time, .ctx = &hs },
+		[H_PIPE] = { .name = pipe_ops.name, .fn = bench_handoff_time, .ctx = &hp },
 	};
 	unsigned long iters = HANDOFF_ITERS / opts->scale / BENCH_SPLIT;
 	unsigned int i, runs = opts->runs * BENCH_SPLIT;
@@ -443,25 +517,40 @@ int bench_handoff(const struct bench_opts *opts, unsigned int test,
 		return bench_fail(test, figure, "sem_init failed");
 	if (pipe2(pp.fd[0], O_CLOEXEC) || pipe2(pp.fd[1], O_CLOEXEC))
 		return bench_fail(test, figure, "pipe2 failed");
-	subj[0].ctx = bench_handoff_asc_new(opts->device);
-	if (!subj[0].ctx) {
+	fl.fd = open(opts->device, O_RDWR | O_CLOEXEC);
+	if (fl.fd < 0) {
+		printf("# open(%s): %s\n", opts->device, strerror(errno));
+		bench_fail(test, figure, "no TPipe for the floor");
+		goto out;
+	}
+	subj[H_ASC].ctx = bench_handoff_asc_new(opts->device);
+	subj[H_UNBOUND].ctx = handoff_asc_new(opts->device, &asc_unbound_ops);
+	if (!subj[H_ASC].ctx || !subj[H_UNBOUND].ctx) {
 		bench_fail(test, figure, "no TPipe");
 		goto out;
 	}
-	if (bench_run(subj, 5, iters, runs) < 0) {
+	if (bench_run(subj, H_NR, iters, runs) < 0) {
 		bench_fail(test, figure, "a run failed");
 		goto out;
 	}
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < H_NR; i++)
 		bench_print(&subj[i], "round trip");
-	for (i = 1; i < 5; i++)
-		bench_print_ratio(&subj[0], &subj[i]);
-	goal->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
-	goal->measured = true;
+	for (i = H_FUTEX; i < H_NR; i++)
+		bench_print_ratio(&subj[H_ASC], &subj[i]);
+	bench_print_ratio(&subj[H_UNBOUND], &subj[H_FUTEX]);
+	bench_print_ratio(&subj[H_UNBOUND], &subj[H_FLOOR]);
+	bench_print_ratio(&subj[H_FLOOR], &subj[H_FUTEX]);
+	bound->value = bench_ratio(&subj[H_ASC], &subj[H_FUTEX], NULL, NULL);
+	unbound->value = bench_ratio(&subj[H_UNBOUND], &subj[H_FUTEX], NULL, NULL);
+	floor->value = bench_ratio(&subj[H_UNBOUND], &subj[H_FLOOR], NULL, NULL);
+	bound->measured = unbound->measured = floor->measured = true;
 	printf("ok %u %s\n", test, figure);
 	ret = 0;
 out:
-	bench_handoff_asc_free(subj[0].ctx);
+	bench_handoff_asc_free(subj[H_ASC].ctx);
+	bench_handoff_asc_free(subj[H_UNBOUND].ctx);
+	if (fl.fd >= 0)
+		close(fl.fd);
 	close(ev.fd[0]);
 	close(ev.fd[1]);
 	sem_destroy(&sm.sem[0]);

@@ -10,7 +10,11 @@
  * and touches no lock and no state of the TPipe.  An unknown ioctl number
  * would do less still, but it fails with ENOTTY, and the driver counts an
  * error for it that no successful call pays.  The ratio is what the pool
- * of IDs costs over the bare way in and out of the driver.
+ * of IDs costs over the bare way in and out of the driver: the floor of
+ * the figure.  The same pair made with the two ioctls directly is timed
+ * too (what the library does whenever it does not do the pair in
+ * userspace), and sem_post() + sem_wait() on a sem_t nobody else uses,
+ * the baseline of a pair done in userspace.
  *
  * libasc hides the file descriptor of a TPipe; the benchmark finds it in
  * /proc/self/fd: the one open of the device that was not there before
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <semaphore.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <linux/asc_event.h>
@@ -83,6 +88,7 @@ fail:
 struct ids_ctx {
 	struct asc_pipe *pipe;
 	int fd;
+	sem_t sem;
 };
 
 static int alloc_release(void *ctx, unsigned long iters, double *ns)
@@ -96,6 +102,23 @@ static int alloc_release(void *ctx, unsigned long iters, double *ns)
 	for (i = 0; i < iters; i++) {
 		id = asc_alloc_event_id(c->pipe, ASC_HARD_EVENT_MTE2_V);
 		if (id < 0 || asc_release_event_id(c->pipe, id, ASC_HARD_EVENT_MTE2_V) < 0)
+			return -1;
+	}
+	*ns = bench_now_ns() - t0;
+	return 0;
+}
+
+static int ioctl_alloc_release(void *ctx, unsigned long iters, double *ns)
+{
+	struct ids_ctx *c = ctx;
+	struct asc_event_ref ref = { .event = ASC_EVENT_MTE2_V };
+	unsigned long i;
+	double t0;
+
+	t0 = bench_now_ns();
+	for (i = 0; i < iters; i++) {
+		if (ioctl(c->fd, ASC_EVENT_IOC_ALLOC_ID, &ref) < 0 ||
+		    ioctl(c->fd, ASC_EVENT_IOC_RELEASE_ID, &ref) < 0)
 			return -1;
 	}
 	*ns = bench_now_ns() - t0;
@@ -120,33 +143,57 @@ static int two_null_ioctls(void *ctx, unsigned long iters, double *ns)
 }
 
 /**
- * bench_ids() - the alloc+release figure and its baseline.
+ * bench_ids() - the alloc+release figure, its floor and the sem_t.
  * @opts: the options.
  * @test: its TAP test number.
- * @goal: out: its row of the goals table.
+ * @lib: out: the goals row of libasc's pair against the floor.
+ * @page: out: the row of libasc's pair against sem_post + sem_wait (the
+ *	goal of a pair done in userspace).
+ * @ioctls: out: the row of the two ioctls against the floor.
  *
  * Return: 0, or -1 when the figure could not be measured.
  */
-int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal)
+int bench_ids(const struct bench_opts *opts, unsigned int test, struct bench_goal *lib,
+	      struct bench_goal *page, struct bench_goal *ioctls)
 {
 	static const char figure[] = "alloc_event_id + release_event_id";
 	struct ids_ctx c;
-	struct bench_subject subj[2] = {
-		{ .name = "asc alloc + release", .fn = alloc_release, .ctx = &c },
+	/* In this order, each pair compared runs next to each other. */
+	struct bench_subject subj[4] = {
+		{ .name = "ioctl ALLOC_ID + RELEASE_ID", .fn = ioctl_alloc_release, .ctx = &c },
 		{ .name = "2 x ioctl(ASC_EVENT_IOC_INFO)", .fn = two_null_ioctls, .ctx = &c },
+		{ .name = "asc alloc + release", .fn = alloc_release, .ctx = &c },
+		{ .name = "sem_post + sem_wait", .fn = bench_sem_post_wait, .ctx = &c.sem },
 	};
 	unsigned long iters = IDS_ITERS / opts->scale / BENCH_SPLIT;
-	unsigned int runs = opts->runs * BENCH_SPLIT;
-	int ret;
+	unsigned int i, runs = opts->runs * BENCH_SPLIT;
+	int ret = 0;
 
 	printf("# %s: median of %u runs of %lu pairs each (min..max)\n",
 	       figure, runs, iters);
+	if (sem_init(&c.sem, 0, 0))
+		return bench_fail(test, figure, "sem_init failed");
 	c.pipe = open_with_fd(opts->device, &c.fd);
 	if (!c.pipe) {
 		printf("# a TPipe and its file descriptor: %s\n", strerror(errno));
+		sem_destroy(&c.sem);
 		return bench_fail(test, figure, "no TPipe");
 	}
-	ret = bench_compare(subj, iters, runs, test, figure, "pair", goal);
+	if (bench_run(subj, 4, iters, runs) < 0) {
+		ret = bench_fail(test, figure, "a run failed");
+	} else {
+		for (i = 0; i < 4; i++)
+			bench_print(&subj[i], "pair");
+		bench_print_ratio(&subj[2], &subj[1]);
+		bench_print_ratio(&subj[0], &subj[1]);
+		bench_print_ratio(&subj[2], &subj[3]);
+		lib->value = bench_ratio(&subj[2], &subj[1], NULL, NULL);
+		ioctls->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
+		page->value = bench_ratio(&subj[2], &subj[3], NULL, NULL);
+		lib->measured = ioctls->measured = page->measured = true;
+		printf("ok %u %s\n", test, figure);
+	}
 	asc_pipe_close(c.pipe);
+	sem_destroy(&c.sem);
 	return ret;
 }

@@ -3,17 +3,20 @@
  * asc-bench: an uncontended set_flag + wait_flag in one thread, against
  * sem_post + sem_wait.
  *
- * One thread, bound to V, sets the flag of (V_V, id) and at once waits for
- * it: the wait finds the flag set and consumes it, nobody sleeps or is
+ * One thread, bound to V for the run, sets the flag of (V_V, id) and at
+ * once waits for it: the wait finds the flag set and consumes it, nobody sleeps or is
  * woken.  In checked mode the library does both in userspace on the mapped
  * flags (the fast path, unless $ASC_NO_FASTPATH is set).  The baseline
  * posts a sem_t and waits for it, which glibc does in userspace when
- * nobody waits.  A third subject does the pair with the two ioctls on a
- * TPipe of its own, what the library does with the fast path off.
+ * nobody waits.  The default user's pair is the same on a TPipe of its
+ * own whose threads bind nothing (checked mode, the default).  Another
+ * subject does the pair with the two ioctls on a TPipe of its own, what
+ * the library does with the fast path off.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +53,8 @@ int bench_set_wait(void *ctx, unsigned long iters, double *ns)
 	return 0;
 }
 
-/**
- * bench_flag_open() - a TPipe with one allocated ID, for bench_set_wait().
- * @f: filled in.
- * @device: the device node.
- *
- * Return: 0, or -1 with errno set (the failed call is printed).
- */
-int bench_flag_open(struct bench_flag *f, const char *device)
+/* A TPipe with one allocated V_V ID, the calling thread bound to V if @bind. */
+static int flag_open(struct bench_flag *f, const char *device, bool bind)
 {
 	f->event = ASC_HARD_EVENT_V_V;
 	f->pipe = asc_pipe_open(device);
@@ -65,7 +62,7 @@ int bench_flag_open(struct bench_flag *f, const char *device)
 		printf("# asc_pipe_open(%s): %s\n", device, strerror(errno));
 		return -1;
 	}
-	if (asc_pipe_bind(f->pipe, ASC_PIPE_V) < 0) {
+	if (bind && asc_pipe_bind(f->pipe, ASC_PIPE_V) < 0) {
 		printf("# asc_pipe_bind(V): %s\n", strerror(errno));
 		asc_pipe_close(f->pipe);
 		f->pipe = NULL;
@@ -79,6 +76,38 @@ int bench_flag_open(struct bench_flag *f, const char *device)
 		return -1;
 	}
 	return 0;
+}
+
+/**
+ * bench_flag_open() - a TPipe with one allocated ID, for bench_set_wait().
+ * @f: filled in.
+ * @device: the device node.
+ *
+ * The calling thread is bound to V, the pipe of the HardEvent (V_V).
+ *
+ * Return: 0, or -1 with errno set (the failed call is printed).
+ */
+int bench_flag_open(struct bench_flag *f, const char *device)
+{
+	return flag_open(f, device, true);
+}
+
+/*
+ * The bound thread's pairs: bound to V for the run only, so that the
+ * thread is the default user, bound to nothing, in the runs of the
+ * unbound subject.
+ */
+static int bound_set_wait(void *ctx, unsigned long iters, double *ns)
+{
+	struct bench_flag *f = ctx;
+	int ret;
+
+	if (asc_pipe_bind(f->pipe, ASC_PIPE_V) < 0)
+		return -1;
+	ret = bench_set_wait(ctx, iters, ns);
+	if (asc_pipe_bind(f->pipe, ASC_PIPE_NONE) < 0)
+		return -1;
+	return ret;
 }
 
 /* The ioctl path: a TPipe opened without the library, the same pair. */
@@ -125,7 +154,15 @@ static int ioctl_flag_open(struct ioctl_flag *f, const char *device)
 	return 0;
 }
 
-static int sem_post_wait(void *ctx, unsigned long iters, double *ns)
+/**
+ * bench_sem_post_wait() - time sem_post + sem_wait pairs (a bench_fn).
+ * @ctx: a sem_t nobody else uses.
+ * @iters: pairs.
+ * @ns: out: their wall time.
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int bench_sem_post_wait(void *ctx, unsigned long iters, double *ns)
 {
 	sem_t *sem = ctx;
 	unsigned long i;
@@ -141,23 +178,26 @@ static int sem_post_wait(void *ctx, unsigned long iters, double *ns)
 }
 
 /**
- * bench_uncontended() - the uncontended figure and its baseline.
+ * bench_uncontended() - the uncontended figure, the default user's and
+ *	their baseline.
  * @opts: the options.
  * @test: its TAP test number.
- * @goal: out: its row of the goals table (the ratio to the sem_t).
+ * @bound: out: the goals row of a bound thread (the ratio to the sem_t).
+ * @unbound: out: the row of an unbound thread.
  *
  * Return: 0, or -1 when the figure could not be measured.
  */
 int bench_uncontended(const struct bench_opts *opts, unsigned int test,
-		      struct bench_goal *goal)
+		      struct bench_goal *bound, struct bench_goal *unbound)
 {
 	static const char figure[] = "uncontended set+wait in one thread";
 	struct ioctl_flag io;
-	struct bench_flag f;
+	struct bench_flag f, u;
 	sem_t sem;
-	struct bench_subject subj[3] = {
-		{ .name = "asc set_flag + wait_flag", .fn = bench_set_wait, .ctx = &f },
-		{ .name = "sem_post + sem_wait", .fn = sem_post_wait, .ctx = &sem },
+	struct bench_subject subj[4] = {
+		{ .name = "asc set_flag + wait_flag", .fn = bound_set_wait, .ctx = &f },
+		{ .name = "sem_post + sem_wait", .fn = bench_sem_post_wait, .ctx = &sem },
+		{ .name = "asc, unbound thread", .fn = bench_set_wait, .ctx = &u },
 		{ .name = "ioctl SET_FLAG + WAIT_FLAG", .fn = ioctl_set_wait, .ctx = &io },
 	};
 	unsigned long iters = UNCONTENDED_ITERS / opts->scale;
@@ -167,29 +207,39 @@ int bench_uncontended(const struct bench_opts *opts, unsigned int test,
 	       figure, opts->runs, iters);
 	if (sem_init(&sem, 0, 0))
 		return bench_fail(test, figure, "sem_init failed");
-	if (bench_flag_open(&f, opts->device) < 0) {
+	if (flag_open(&f, opts->device, false) < 0) {
 		sem_destroy(&sem);
 		return bench_fail(test, figure, "no TPipe");
 	}
+	if (flag_open(&u, opts->device, false) < 0) {
+		asc_pipe_close(f.pipe);
+		sem_destroy(&sem);
+		return bench_fail(test, figure, "no TPipe for the unbound thread");
+	}
 	if (ioctl_flag_open(&io, opts->device) < 0) {
+		asc_pipe_close(u.pipe);
 		asc_pipe_close(f.pipe);
 		sem_destroy(&sem);
 		return bench_fail(test, figure, "no TPipe for the ioctl path");
 	}
-	ret = bench_run(subj, 3, iters, opts->runs);
+	ret = bench_run(subj, 4, iters, opts->runs);
 	if (ret < 0) {
 		ret = bench_fail(test, figure, "a run failed");
 	} else {
 		bench_print(&subj[0], "pair");
-		bench_print(&subj[1], "pair");
 		bench_print(&subj[2], "pair");
+		bench_print(&subj[1], "pair");
+		bench_print(&subj[3], "pair");
 		bench_print_ratio(&subj[0], &subj[1]);
 		bench_print_ratio(&subj[2], &subj[1]);
-		goal->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
-		goal->measured = true;
+		bench_print_ratio(&subj[3], &subj[1]);
+		bound->value = bench_ratio(&subj[0], &subj[1], NULL, NULL);
+		unbound->value = bench_ratio(&subj[2], &subj[1], NULL, NULL);
+		bound->measured = unbound->measured = true;
 		printf("ok %u %s\n", test, figure);
 	}
 	close(io.fd);
+	asc_pipe_close(u.pipe);
 	asc_pipe_close(f.pipe);
 	sem_destroy(&sem);
 	return ret;

@@ -191,6 +191,11 @@ struct asc_event_info {
  * struct asc_event_map_state).
  */
 #define ASC_EVENT_FEATURE_MAP		0x8ULL
+/*
+ * The state page (struct asc_event_map_state) also shows the pipe
+ * bindings: &asc_event_map_state.bound and &asc_event_map_state.bound_tid.
+ */
+#define ASC_EVENT_FEATURE_MAP_BOUND	0x20ULL
 
 /*
  * The pages mmap() maps: the offset is the page number times the page
@@ -209,6 +214,12 @@ struct asc_event_info {
 /* ASC_EVENT_MAP_NO_FETCH - &asc_event_map_state.fetched: nothing fetched. */
 #define ASC_EVENT_MAP_NO_FETCH	(-1)
 
+/*
+ * ASC_EVENT_MAP_PIPES - entries of &asc_event_map_state.bound_tid: one per
+ * ASC_EVENT_PIPE_* value 0..%ASC_EVENT_PIPE_FIX (6..9 are no pipe, always 0).
+ */
+#define ASC_EVENT_MAP_PIPES	11
+
 /**
  * struct asc_event_map_state - the TPipe as the driver sees it, in the
  *	page %ASC_EVENT_MAP_STATE; only the driver writes it, always under the
@@ -220,6 +231,13 @@ struct asc_event_info {
  * @fetched: per HardEvent, the ID its last fetch returned, or
  *	%ASC_EVENT_MAP_NO_FETCH.
  * @pad: zero.
+ * @bound: with %ASC_EVENT_FEATURE_MAP_BOUND, bit @pipe (an ASC_EVENT_PIPE_*
+ *	value) set while a thread is bound to @pipe, whether it still runs
+ *	or has exited; else zero.
+ * @bound_tid: with %ASC_EVENT_FEATURE_MAP_BOUND, per ASC_EVENT_PIPE_*
+ *	value, the thread bound to it as gettid() gave it to that thread
+ *	when it bound (in its own PID namespace), 0 while @bound has no bit
+ *	for it; else zero.
  */
 struct asc_event_map_state {
 	__u32 mode;
@@ -227,6 +245,8 @@ struct asc_event_map_state {
 	__u64 pool[ASC_EVENT_NR_HARD_EVENTS];
 	__s32 fetched[ASC_EVENT_NR_HARD_EVENTS];
 	__u32 pad;
+	__u32 bound;
+	__s32 bound_tid[ASC_EVENT_MAP_PIPES];
 };
 
 /*
