@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 import numpy as np
 
 from . import _libasc
+from .constexpr import check_constexprs, constexpr_params
 from .enums import LAUNCH_KIND, KernelType, PipeID
 from .errors import AscError, error
 
@@ -193,11 +194,11 @@ class Launch:
 def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
            attr: Optional[_libasc.CoreAttr] = None, kind: int = LAUNCH_KIND[KernelType.AIV_ONLY]) -> None:
     """Run kernel ``fn(*args)`` on one launch of ``core_num`` AI cores and wait."""
-    from .tensor import GlobalAddress
+    from .args import kernel_args
 
     if getattr(_local, "core", None) is not None:
         raise RuntimeError("a kernel cannot launch a kernel")
-    args = tuple(GlobalAddress(a) if isinstance(a, np.ndarray) else a for a in args)
+    args = kernel_args(args)
     run = Launch(fn, args, kind, core_num, attr)
     thread = threading.Thread(target=run.run, name="asc-launch", daemon=True)
     thread.start()
@@ -229,7 +230,8 @@ def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
 
 
 class JITFunction:
-    """A kernel: call ``kernel[core_num](*args)`` to run it on the core runtime.
+    """A kernel: call ``kernel[core_num](*args)`` (or ``kernel[core_num, stream]``,
+    pyasc's form: a stream of asc.lib.runtime) to run it on the core runtime.
 
     Called directly from inside a running kernel it is a plain function
     call (pyasc's sub-kernels, such as test_vadd_sw.py's ``compute``).
@@ -250,6 +252,7 @@ class JITFunction:
         self.kind = LAUNCH_KIND[KernelType.AIV_ONLY if kernel_type is None else kernel_type]
         self.fn = fn
         self.options = options
+        self.constexprs = constexpr_params(fn)
         functools.update_wrapper(self, fn)
 
     def _attr(self) -> Optional[_libasc.CoreAttr]:
@@ -261,21 +264,26 @@ class JITFunction:
                                 1 if self.options.get("strict_ids") else 0)
 
     def __getitem__(self, launch_options: Any) -> Callable[..., None]:
-        if isinstance(launch_options, tuple) and launch_options:
-            core_num = launch_options[0]
-        else:
-            core_num = launch_options
-        if not isinstance(core_num, int) or isinstance(core_num, bool):
+        """``kernel[core_num]`` or ``kernel[core_num, stream]``: the launch to call."""
+        from .device import Stream
+
+        opts = launch_options if isinstance(launch_options, tuple) else (launch_options,)
+        core_num = opts[0] if opts else None
+        stream = opts[1] if len(opts) > 1 else None
+        if (len(opts) not in (1, 2) or not isinstance(core_num, int) or isinstance(core_num, bool)
+                or not (stream is None or isinstance(stream, Stream))):
             raise TypeError("Parse user launch options failed")
         if core_num <= 0:
             raise ValueError("Core number should be large than 0")
 
         def run(*args: Any) -> None:
+            check_constexprs(self.constexprs, args, {})
             launch(self.fn, core_num, args, self._attr(), self.kind)
         return run
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         current_core(self.fn.__name__)
+        check_constexprs(self.constexprs, args, kwargs)
         return self.fn(*args, **kwargs)
 
 
