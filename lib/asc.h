@@ -633,7 +633,15 @@ struct asc_core_attr {
  * the pipes skip what is left in their queues, and asc_core_run() returns
  * it, with the report: the detector's findings, or the call that failed,
  * its instruction number (1, 2, ... counting every asc_core_*() call of
- * the kernel but asc_core_pipe()), its pipe and the error.
+ * the kernel but asc_core_pipe() and the getters), its call site when
+ * known ("at vadd.c:42", see "Call sites" below), its pipe and the error.
+ *
+ * The core has local memory (asc_core_local_mem()), where its TPipe
+ * places the buffers of its queues and TBufs (asc_core_tque(),
+ * asc_core_init_buffer()).  When the kernel returns, a tensor of a queue
+ * allocated and not freed, or enqueued and not dequeued, is an error
+ * (ENOLCK, one "queue:" line each), and the TPipe is destroyed unless the
+ * kernel did (asc_core_tpipe_destroy()), before the pipes drain.
  *
  * When the environment variable ASC_TRACE_MARKER names a file (read with
  * secure_getenv() when the run starts; ascctl trace sets it to the
@@ -791,20 +799,27 @@ int asc_core_fetch_event_id(struct asc_core *core, int event);
 int asc_core_release_event_id(struct asc_core *core, int id, int event);
 
 /**
- * asc_core_reset() - TPipe.reset (and TPipe.init), on the scalar.
+ * asc_core_reset() - TPipe.Reset(), on the scalar.
  * @core: the core.
  *
- * Waits until every pipe has run everything issued to it (the device's
- * reset would cancel their waits), then asc_pipe_reset(): every ID is
- * released and every fetched ID forgotten.  A flag set and never waited
- * for by then is a missing wait.  It orders nothing between the pipes:
- * that is asc_core_pipe_barrier() of ASC_PIPE_ALL, which is also
- * TPipe.destroy.
+ * As Ascend C's Reset(): for every free buffer whose free event is set,
+ * issues the wait for it (see asc_core_tpipe_destroy()); then waits until
+ * every pipe has run everything issued to it (the device's reset would
+ * cancel their waits) and resets the TPipe with asc_pipe_reset(): every
+ * ID is released and every fetched ID forgotten, and every buffer placed
+ * by asc_core_init_buffer() is forgotten (see asc_core_tpipe_init()).  A
+ * tensor allocated and not freed, or enqueued and not dequeued, is an
+ * error, and so is a flag set and never waited for by then (a missing
+ * wait).  It orders nothing between the pipes: that is
+ * asc_core_pipe_barrier() of ASC_PIPE_ALL.  Without queues it is also
+ * TPipe.Init() (asc_core_tpipe_init() differs only in the free events it
+ * does not wait for).
  *
  * Return: 0, or -1 with errno set: EINVAL for a NULL @core; EPERM from
  * another thread than the scalar (nothing recorded); EDEADLK when a pipe
  * waits for a flag no issued set satisfies; ENOLCK for a flag set and
- * never waited for; or the kernel's first error, unchanged.
+ * never waited for, or a tensor not freed or not dequeued; or the
+ * kernel's first error, unchanged.
  */
 int asc_core_reset(struct asc_core *core);
 
@@ -1162,6 +1177,850 @@ int asc_core_ib_wait(struct asc_core *core, void *gm_workspace, int block_idx,
 int asc_core_sync_all_gm(struct asc_core *core, void *gm_workspace,
 			 int used_cores);
 
+/*
+ * Local memory, TQue, TQueBind and TBuf: TPipe's other half.  See
+ * Documentation/libasc.rst, "Local memory and queues".
+ */
+
+/**
+ * enum asc_position - TPosition: where a tensor lives, in Ascend C's and
+ * pyasc's numbering.
+ *
+ * ASC_POS_GM is global memory.  ASC_POS_VECIN, ASC_POS_VECOUT and
+ * ASC_POS_VECCALC are in the Unified Buffer; ASC_POS_A1, ASC_POS_B1 and
+ * ASC_POS_C1 in L1; ASC_POS_A2 in L0A, ASC_POS_B2 in L0B, ASC_POS_C2 in
+ * the bias table, ASC_POS_CO1 in L0C; ASC_POS_CO2 is global memory on
+ * Atlas A2; ASC_POS_C2PIPE2GM is the fixpipe buffer (Ascend C's value,
+ * pyasc has no name for it).  Functions take a position as an int.
+ */
+enum asc_position {
+	ASC_POS_GM = 0,
+	ASC_POS_A1 = 1,
+	ASC_POS_A2 = 2,
+	ASC_POS_B1 = 3,
+	ASC_POS_B2 = 4,
+	ASC_POS_C1 = 5,
+	ASC_POS_C2 = 6,
+	ASC_POS_CO1 = 7,
+	ASC_POS_CO2 = 8,
+	ASC_POS_VECIN = 9,
+	ASC_POS_VECOUT = 10,
+	ASC_POS_VECCALC = 11,
+	ASC_POS_C2PIPE2GM = 14,
+};
+
+/**
+ * enum asc_mem - the local memories of a core (Ascend C's Hardware).
+ *
+ * ASC_MEM_UB the Unified Buffer, ASC_MEM_L1, ASC_MEM_L0A, ASC_MEM_L0B,
+ * ASC_MEM_L0C, ASC_MEM_BT the bias table, ASC_MEM_FB the fixpipe buffer;
+ * ASC_MEM_COUNT is how many there are.  An AIV has the Unified Buffer, an
+ * AIC the other six, the core of asc_core_run() all seven (see
+ * asc_core_local_mem()).
+ */
+enum asc_mem {
+	ASC_MEM_UB = 0,
+	ASC_MEM_L1 = 1,
+	ASC_MEM_L0A = 2,
+	ASC_MEM_L0B = 3,
+	ASC_MEM_L0C = 4,
+	ASC_MEM_BT = 5,
+	ASC_MEM_FB = 6,
+	ASC_MEM_COUNT = 7,
+};
+
+/**
+ * enum asc_local_limits - the sizes of local memory (Atlas A2, per core)
+ * and of a TPipe's buffers.
+ *
+ * ASC_MEM_UB_BYTES 192 KiB, ASC_MEM_L1_BYTES 512 KiB, ASC_MEM_L0A_BYTES
+ * and ASC_MEM_L0B_BYTES 64 KiB, ASC_MEM_L0C_BYTES 128 KiB,
+ * ASC_MEM_BT_BYTES 1 KiB, ASC_MEM_FB_BYTES 7 KiB.  ASC_TPIPE_BUFFERS_MAX:
+ * a TPipe places at most 64 buffers (a TBuf is one).  ASC_LOCAL_ALIGN:
+ * buffer lengths are rounded up to 32 bytes, and every buffer starts on a
+ * 32-byte boundary of its memory.
+ */
+enum asc_local_limits {
+	ASC_MEM_UB_BYTES = 192 * 1024,
+	ASC_MEM_L1_BYTES = 512 * 1024,
+	ASC_MEM_L0A_BYTES = 64 * 1024,
+	ASC_MEM_L0B_BYTES = 64 * 1024,
+	ASC_MEM_L0C_BYTES = 128 * 1024,
+	ASC_MEM_BT_BYTES = 1024,
+	ASC_MEM_FB_BYTES = 7 * 1024,
+	ASC_TPIPE_BUFFERS_MAX = 64,
+	ASC_LOCAL_ALIGN = 32,
+};
+
+/**
+ * struct asc_que - a TQue, TQueBind or TBuf of a core.
+ *
+ * Opaque.  Made by asc_core_tque(), asc_core_tque_bind() or
+ * asc_core_tbuf(); it belongs to its core and is freed with it when the
+ * run ends.
+ */
+struct asc_que;
+
+/**
+ * struct asc_local - a LocalTensor: bytes of a core's local memory that a
+ * queue handed out or a TBuf gave.
+ * @addr: the first byte, in the core's local memory (host memory: the
+ *	pipes' work reads and writes it).
+ * @size: bytes.
+ * @name: the name of its buffer, e.g. "inQueueX[1]" (the queue's name and
+ *	the buffer's index; a TBuf's name alone), for struct asc_access;
+ *	valid until the run ends.
+ * @que: the queue or TBuf it comes from.
+ * @pos: its TPosition, an ASC_POS_* value.
+ * @mem: the memory it is in, an ASC_MEM_* value.
+ * @offset: the byte offset of @addr in @mem.
+ * @buf: the index of its buffer in @que (0 for a TBuf).
+ * @gen: which allocation of that buffer it is: 1 for the first
+ *	asc_core_alloc_tensor() of the buffer, 2 for the next...; 0 for a
+ *	TBuf's.
+ * @reserved: zero.
+ *
+ * Filled in by the library (asc_core_alloc_tensor(), asc_core_deque(),
+ * asc_core_tbuf_get(), asc_local_sub()...); a kernel reads it and passes
+ * it back.  It names the tensor without a host address: queue, buffer,
+ * position, offset and length.
+ */
+struct asc_local {
+	void *addr;
+	size_t size;
+	const char *name;
+	struct asc_que *que;
+	int pos;
+	int mem;
+	uint32_t offset;
+	int buf;
+	uint32_t gen;
+	uint32_t reserved[5];
+};
+
+/**
+ * asc_core_local_mem() - a core's local memory.
+ * @core: the core.
+ * @mem: an ASC_MEM_* memory.
+ * @size: where to store its size in bytes, or NULL.
+ *
+ * Local memory is host memory of the core, zeroed when the run starts,
+ * 32-byte aligned (page aligned, in fact); the pipes' work computes in it.
+ * An AIV has ASC_MEM_UB only, an AIC every memory but ASC_MEM_UB, and the
+ * core of asc_core_run() (a core of no launch, as on chips that do not
+ * split cube and vector) all seven.  Any thread may call it; it is not an
+ * instruction (not counted).
+ *
+ * Return: the first byte of @mem, or NULL with errno EINVAL for a NULL
+ * @core, a bad @mem or a memory the core does not have; ENOMEM.
+ */
+void *asc_core_local_mem(struct asc_core *core, int mem, size_t *size);
+
+/**
+ * asc_local_sub() - a part of a local tensor (LocalTensor operator[]).
+ * @t: the tensor.
+ * @offset: the first byte of the part, from @t->addr.
+ * @size: bytes of the part; 0 for the rest of @t.
+ * @out: where to store the part: @t with @addr, @size and @offset moved;
+ *	the same buffer, queue and allocation.
+ *
+ * Needs no core; @out may be @t.
+ *
+ * Return: 0, or -1 with errno EINVAL for a NULL @t or @out, a @t that is
+ * not a tensor of a queue or TBuf, or a part that does not lie in @t
+ * (nothing is stored).
+ */
+int asc_local_sub(const struct asc_local *t, size_t offset, size_t size,
+		  struct asc_local *out);
+
+/**
+ * asc_que_events() - the HardEvents of a TQue at a position.
+ * @pos: an ASC_POS_* position.
+ * @enque_event: where to store the HardEvent of its enqueue (EnQue sets it
+ *	on the producer's pipe, DeQue waits for it on the consumer's), or
+ *	NULL.
+ * @free_event: where to store the HardEvent of its free (FreeTensor sets
+ *	it on the consumer's pipe, AllocTensor waits for it on the
+ *	producer's), or NULL.
+ *
+ * Ascend C's table for Atlas A2 (GetBufferLogicPos, GetQueEvt): VECIN
+ * MTE2_V / V_MTE2; VECOUT V_MTE3 / MTE3_V; A1, B1, C1 MTE2_MTE1 /
+ * MTE1_MTE2; A2, B2, C2 MTE1_M / M_MTE1; CO1 M_FIX / FIX_M; C2PIPE2GM
+ * MTE1_FIX / FIX_MTE1; VECCALC MTE2_MTE3 / MTE3_MTE2, what a VECCALC
+ * TQue gets on the chip, where the assertion of GetBufferLogicPos is
+ * compiled out (a queue from UB to UB).  Needs no device.
+ *
+ * Return: 0, or -1 with errno EINVAL for ASC_POS_GM, ASC_POS_CO2 (global
+ * memory) or a value that is no position (nothing is stored).
+ */
+int asc_que_events(int pos, int *enque_event, int *free_event);
+
+/**
+ * asc_que_bind_events() - the HardEvents of a TQueBind.
+ * @src: the ASC_POS_* position the data comes from.
+ * @dst: the ASC_POS_* position it goes to.
+ * @enque_event: as for asc_que_events(), or NULL.
+ * @free_event: as for asc_que_events(), or NULL.
+ *
+ * Ascend C's GetQueEvt for the memories of @src and @dst: GM to UB
+ * MTE2_V / V_MTE2, GM to L1 MTE2_MTE1 / MTE1_MTE2, GM to L0A or L0B
+ * MTE2_M / M_MTE2, UB to GM V_MTE3 / MTE3_V, UB to L1 MTE3_MTE1 /
+ * MTE1_MTE3, UB to UB MTE2_MTE3 / MTE3_MTE2, L1 to UB MTE1_V / V_MTE1,
+ * L1 to L0A, L0B or the bias table MTE1_M / M_MTE1, L1 to the fixpipe
+ * buffer MTE1_FIX / FIX_MTE1, L0A or L0B to L0C M_V / V_M, L0C to GM
+ * M_FIX / FIX_M.  Needs no device.
+ *
+ * Return: 0, or -1 with errno EINVAL for a pair the table does not have
+ * (nothing is stored).
+ */
+int asc_que_bind_events(int src, int dst, int *enque_event, int *free_event);
+
+/**
+ * asc_core_tque() - TQue<pos, depth>: a queue of the core's TPipe.
+ * @core: the core.
+ * @pos: its ASC_POS_* position: it takes buffers at the position's memory
+ *	and its events from asc_que_events().
+ * @depth: how many tensors it may hold enqueued, 1..64; 0 for a depth-0
+ *	queue (see asc_core_deque_tensor()).
+ * @name: its name in reports and in its buffers' names (copied), e.g.
+ *	"inQueueX"; NULL for "que<N>", N its number on the core from 0.
+ *
+ * Scalar bookkeeping, as a constructor: it syncs nothing.  The queue has
+ * no buffer until asc_core_init_buffer().
+ *
+ * Return: the queue, or NULL with errno set: EINVAL for a NULL @core, a
+ * @pos asc_que_events() refuses, or a @depth outside 0..64; EPERM from
+ * another thread than the scalar (nothing recorded); ENOMEM; or the
+ * kernel's first error, unchanged.
+ */
+struct asc_que *asc_core_tque(struct asc_core *core, int pos, int depth,
+			      const char *name);
+
+/**
+ * asc_core_tque_bind() - TQueBind<src, dst, depth>: a queue between two
+ * positions.
+ * @core: the core.
+ * @src: the ASC_POS_* position the data comes from.
+ * @dst: the ASC_POS_* position it goes to.
+ * @depth: as for asc_core_tque().
+ * @name: as for asc_core_tque().
+ *
+ * As asc_core_tque(), with the events of asc_que_bind_events(); its
+ * buffers are at the memory of @dst, or of @src when @dst is global
+ * memory (ASC_POS_GM, ASC_POS_CO2), and its tensors' position is @dst, or
+ * @src when @dst is global memory (Ascend C's GetBufferPos and
+ * GetPosition).
+ *
+ * Return: as asc_core_tque(); EINVAL also for a pair whose events
+ * asc_que_bind_events() refuses, or whose buffers would be in global
+ * memory.
+ */
+struct asc_que *asc_core_tque_bind(struct asc_core *core, int src, int dst,
+				   int depth, const char *name);
+
+/**
+ * asc_core_tbuf() - TBuf<pos>: a buffer of the core's TPipe that takes no
+ * events.
+ * @core: the core.
+ * @pos: its ASC_POS_* position, a local one (not ASC_POS_GM or
+ *	ASC_POS_CO2).
+ * @name: as for asc_core_tque(); NULL for "buf<N>".
+ *
+ * A TBuf's tensors (asc_core_tbuf_get()) are synced by hand, by the
+ * kernel's own sets and waits.
+ *
+ * Return: the TBuf, or NULL with errno set as for asc_core_tque().
+ */
+struct asc_que *asc_core_tbuf(struct asc_core *core, int pos, const char *name);
+
+/**
+ * asc_core_init_buffer() - TPipe.InitBuffer(que, num, len), or
+ * InitBuffer(buf, len) for a TBuf.
+ * @core: the core.
+ * @que: a queue or TBuf of @core.
+ * @num: buffers, 1..64; 1 for a TBuf.
+ * @len: bytes of each, at least 1, rounded up to a multiple of 32.
+ *
+ * Places @num buffers of @len bytes one after the other in the memory of
+ * @que's position, after the buffers placed there before, as Ascend C's
+ * TPipe does; each buffer is free.  A depth-0 queue also allocates, per
+ * buffer, an ID of its enqueue event and one of its free event, held
+ * until the TPipe is reset, and sets the free event's flag (its buffers
+ * are free for the first asc_core_alloc_tensor()).  The placements last
+ * until asc_core_reset() or asc_core_tpipe_init().
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core, a @que of
+ * another core, a @num outside 1..64 (other than 1 for a TBuf), a @len of
+ * 0, or a memory the core does not have (an AIC has no Unified Buffer, an
+ * AIV no L1...); EALREADY when @que already has its buffers; ENOBUFS when
+ * the memory would hold more than it has (the report names the kernel's
+ * total there and the limit) or the TPipe more than 64 buffers; ENOSPC
+ * (depth 0) when the IDs run out; EPERM from another thread than the
+ * scalar (nothing recorded); or the kernel's first error, unchanged.
+ */
+int asc_core_init_buffer(struct asc_core *core, struct asc_que *que, int num,
+			 size_t len);
+
+/**
+ * asc_core_alloc_tensor() - que.AllocTensor(): take a free buffer.
+ * @core: the core.
+ * @que: a queue of @core with its buffers.
+ * @out: where to store the tensor: the whole buffer.
+ *
+ * Takes the next free buffer, round robin from the one after the buffer
+ * it took last, as Ascend C does.  If a asc_core_free_tensor() gave it
+ * back, waits for that free event's flag on the pipe that refills the
+ * buffer (issued there: the pipe waits, not the scalar) and releases the
+ * ID; a depth-0 queue waits for its buffer's free flag and keeps the ID.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or @out, a
+ * @que of another core, a TBuf, or a queue without buffers; EDEADLK when
+ * every buffer is allocated (on the chip the scalar would wait forever:
+ * only it frees buffers); EPERM from another thread than the scalar
+ * (nothing recorded); the errors of asc_core_wait_flag(); or the kernel's
+ * first error, unchanged.
+ */
+int asc_core_alloc_tensor(struct asc_core *core, struct asc_que *que,
+			  struct asc_local *out);
+
+/**
+ * asc_core_enque() - que.EnQue(t): hand a tensor to the consumer.
+ * @core: the core.
+ * @que: the queue that allocated @t.
+ * @t: a tensor asc_core_alloc_tensor() or asc_core_deque() of @que gave
+ *	(a part of one will do).
+ *
+ * Allocates an ID of @que's enqueue event from the TPipe's pool and
+ * issues its set to the producer's pipe, behind the work that filled the
+ * tensor; the queue holds the tensor until asc_core_deque(), oldest first.
+ * A depth-0 queue sets the ID its buffer holds.  The consumer must not
+ * touch the tensor before it dequeues it: the missing-sync detector sees
+ * such an access as a race.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or @t or a
+ * @que of another core; EXDEV for a tensor @que did not hand out; ENOENT
+ * for a tensor freed since (a stale tensor); EALREADY for a tensor already
+ * enqueued; EOVERFLOW when @que already holds depth tensors; ENOSPC when
+ * the IDs of the event run out (the report names who holds them);
+ * EADDRINUSE in checked mode when hand-written code uses the ID the
+ * alloc would take; EPERM from another thread than the scalar (nothing
+ * recorded); the errors of asc_core_set_flag(); or the kernel's first
+ * error, unchanged.
+ */
+int asc_core_enque(struct asc_core *core, struct asc_que *que,
+		   const struct asc_local *t);
+
+/**
+ * asc_core_deque() - que.DeQue(): take the oldest tensor of a queue.
+ * @core: the core.
+ * @que: a queue of @core, of depth 1 or more.
+ * @out: where to store the tensor: the whole buffer.
+ *
+ * Issues the wait for its enqueue flag to the consumer's pipe (nothing it
+ * is issued after the wait runs before the producer's work is done) and
+ * releases the ID.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or @out, a
+ * @que of another core, a TBuf or a depth-0 queue; ENODATA when @que holds
+ * no tensor; EPERM from another thread than the scalar (nothing
+ * recorded); the errors of asc_core_wait_flag(); or the kernel's first
+ * error, unchanged.
+ */
+int asc_core_deque(struct asc_core *core, struct asc_que *que,
+		   struct asc_local *out);
+
+/**
+ * asc_core_deque_tensor() - que.DeQue(t) of a depth-0 queue: wait for a
+ * tensor's enqueue.
+ * @core: the core.
+ * @que: a depth-0 queue of @core.
+ * @t: a tensor of @que that asc_core_enque() enqueued.
+ *
+ * A depth-0 queue keeps no order: its consumer names the tensor it waits
+ * for.  Issues the wait for the enqueue flag of @t's buffer to the
+ * consumer's pipe; the ID stays with the buffer.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or @t, a @que
+ * of another core or of depth 1 or more; EXDEV, ENOENT as for
+ * asc_core_enque(); ENODATA for a tensor not enqueued; EPERM from another
+ * thread than the scalar (nothing recorded); or the kernel's first error,
+ * unchanged.
+ */
+int asc_core_deque_tensor(struct asc_core *core, struct asc_que *que,
+			  const struct asc_local *t);
+
+/**
+ * asc_core_free_tensor() - que.FreeTensor(t): give a buffer back.
+ * @core: the core.
+ * @que: the queue that allocated @t.
+ * @t: a tensor of @que, allocated and not enqueued (dequeued, or never
+ *	enqueued); a part of one will do.
+ *
+ * Allocates an ID of @que's free event and issues its set to the
+ * consumer's pipe, behind the work that used the tensor; the next
+ * asc_core_alloc_tensor() of the buffer waits for it.  A depth-0 queue
+ * sets the free ID its buffer holds.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or @t, a @que
+ * of another core or a TBuf; EXDEV for a tensor @que did not hand out;
+ * ENOENT for a tensor freed already (freed twice, or stale); EBUSY for a
+ * tensor enqueued and not dequeued; ENOSPC, EADDRINUSE as for
+ * asc_core_enque(); EPERM from another thread than the scalar (nothing
+ * recorded); or the kernel's first error, unchanged.
+ */
+int asc_core_free_tensor(struct asc_core *core, struct asc_que *que,
+			 const struct asc_local *t);
+
+/**
+ * asc_core_tbuf_get() - buf.Get(): a TBuf's tensor.
+ * @core: the core.
+ * @buf: a TBuf of @core with its buffer.
+ * @len: bytes from the start of the buffer; 0 for all of it.
+ * @out: where to store the tensor.
+ *
+ * Scalar bookkeeping: no event.  Every call gives the same bytes; the
+ * kernel orders their uses itself.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core or @out, a
+ * @buf of another core, a queue, a TBuf without its buffer, or a @len
+ * past its end; EPERM from another thread than the scalar (nothing
+ * recorded); or the kernel's first error, unchanged.
+ */
+int asc_core_tbuf_get(struct asc_core *core, struct asc_que *buf, size_t len,
+		      struct asc_local *out);
+
+/**
+ * asc_core_tbuf_get_with_offset() - buf.GetWithOffset(): a part of a
+ * TBuf.
+ * @core: the core.
+ * @buf: a TBuf of @core with its buffer.
+ * @len: bytes, at least 1.
+ * @offset: where they start in the buffer, in bytes.
+ * @out: where to store the tensor.
+ *
+ * As asc_core_tbuf_get(), from @offset.
+ *
+ * Return: as asc_core_tbuf_get(); EINVAL also for a @len of 0 or bytes
+ * past the end of the buffer.
+ */
+int asc_core_tbuf_get_with_offset(struct asc_core *core, struct asc_que *buf,
+				  size_t len, size_t offset,
+				  struct asc_local *out);
+
+/**
+ * asc_core_tpipe_init() - TPipe.Init(), on the scalar.
+ * @core: the core.
+ *
+ * As Ascend C's Init(): waits until every pipe has run everything issued
+ * to it (as asc_core_reset() does), then empties the ID pool and forgets
+ * every buffer placed: every queue and TBuf must get its buffers again
+ * (asc_core_init_buffer()), and local memory is free.  Unlike
+ * asc_core_reset() it does not wait for the free events that
+ * asc_core_free_tensor() set: a flag set and never waited for is then a
+ * missing wait (asc_core_tpipe_destroy() first, as pyasc's kernels do).
+ * A tensor allocated and not freed, or enqueued and not dequeued, is an
+ * error, since its buffer is forgotten.  The Matmul API's M_MTE1 IDs that
+ * Init sets on an AIC are not emulated.
+ *
+ * Return: 0, or -1 with errno set: EINVAL for a NULL @core; ENOLCK for a
+ * tensor not freed or not dequeued, or a flag set and never waited for;
+ * EDEADLK when a pipe waits for a flag no issued set satisfies; EPERM from
+ * another thread than the scalar (nothing recorded); or the kernel's
+ * first error, unchanged.
+ */
+int asc_core_tpipe_init(struct asc_core *core);
+
+/**
+ * asc_core_tpipe_destroy() - TPipe.Destroy(), on the scalar.
+ * @core: the core.
+ *
+ * As Ascend C's Destroy(): for every free buffer whose free event is set,
+ * issues the wait for it (on its pipe) and releases the ID (Ascend C
+ * leaves it to the next Init()); then a barrier of ASC_PIPE_ALL.  The
+ * pool and the placements stay.  When the kernel returns without
+ * destroying its TPipe since the last asc_core_tpipe_init() or
+ * asc_core_reset(), the core destroys it, as TPipe's destructor does.
+ *
+ * Return: 0, or -1 with errno set as for asc_core_pipe_barrier() of
+ * ASC_PIPE_ALL.
+ */
+int asc_core_tpipe_destroy(struct asc_core *core);
+
+/*
+ * Call sites.  Every asc_core_*() call that is an instruction of the
+ * kernel has a variant ending in _at that takes the caller's file and line
+ * last; the core records them with the instruction, and its reports name
+ * them ("#5 add at vadd.c:42").  Unless ASC_NO_CALL_SITES is defined
+ * before <asc.h> is included, the plain names are macros that pass
+ * __FILE__ and __LINE__ to the _at variant (end of this header), so that a
+ * kernel written with <asc.h> names its lines.  The plain functions stay
+ * exported and do what they did: their reports name no line.  A file is
+ * named by the part of @file after its last '/'; @file is copied.
+ */
+
+/**
+ * asc_core_issue_at() - asc_core_issue() at a call site.
+ * @core: as for asc_core_issue().
+ * @pipe_id: as for asc_core_issue().
+ * @fn: as for asc_core_issue().
+ * @arg: as for asc_core_issue().
+ * @what: as for asc_core_issue().
+ * @acc: as for asc_core_issue().
+ * @nacc: as for asc_core_issue().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_issue().
+ */
+int asc_core_issue_at(struct asc_core *core, int pipe_id, asc_work_fn fn,
+		      void *arg, const char *what, const struct asc_access *acc,
+		      unsigned int nacc, const char *file, int line);
+
+/**
+ * asc_core_set_flag_at() - asc_core_set_flag() at a call site.
+ * @core: as for asc_core_set_flag().
+ * @event: as for asc_core_set_flag().
+ * @id: as for asc_core_set_flag().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_set_flag().
+ */
+int asc_core_set_flag_at(struct asc_core *core, int event, int id,
+			 const char *file, int line);
+
+/**
+ * asc_core_wait_flag_at() - asc_core_wait_flag() at a call site.
+ * @core: as for asc_core_wait_flag().
+ * @event: as for asc_core_wait_flag().
+ * @id: as for asc_core_wait_flag().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_wait_flag().
+ */
+int asc_core_wait_flag_at(struct asc_core *core, int event, int id,
+			  const char *file, int line);
+
+/**
+ * asc_core_pipe_barrier_at() - asc_core_pipe_barrier() at a call site.
+ * @core: as for asc_core_pipe_barrier().
+ * @pipe_id: as for asc_core_pipe_barrier().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_pipe_barrier().
+ */
+int asc_core_pipe_barrier_at(struct asc_core *core, int pipe_id,
+			     const char *file, int line);
+
+/**
+ * asc_core_alloc_event_id_at() - asc_core_alloc_event_id() at a call site.
+ * @core: as for asc_core_alloc_event_id().
+ * @event: as for asc_core_alloc_event_id().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_alloc_event_id().
+ */
+int asc_core_alloc_event_id_at(struct asc_core *core, int event,
+			       const char *file, int line);
+
+/**
+ * asc_core_fetch_event_id_at() - asc_core_fetch_event_id() at a call site.
+ * @core: as for asc_core_fetch_event_id().
+ * @event: as for asc_core_fetch_event_id().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_fetch_event_id().
+ */
+int asc_core_fetch_event_id_at(struct asc_core *core, int event,
+			       const char *file, int line);
+
+/**
+ * asc_core_release_event_id_at() - asc_core_release_event_id() at a call site.
+ * @core: as for asc_core_release_event_id().
+ * @id: as for asc_core_release_event_id().
+ * @event: as for asc_core_release_event_id().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_release_event_id().
+ */
+int asc_core_release_event_id_at(struct asc_core *core, int id, int event,
+				 const char *file, int line);
+
+/**
+ * asc_core_reset_at() - asc_core_reset() at a call site.
+ * @core: as for asc_core_reset().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_reset().
+ */
+int asc_core_reset_at(struct asc_core *core, const char *file, int line);
+
+/**
+ * asc_core_cross_set_flag_at() - asc_core_cross_set_flag() at a call site.
+ * @core: as for asc_core_cross_set_flag().
+ * @flag_id: as for asc_core_cross_set_flag().
+ * @mode: as for asc_core_cross_set_flag().
+ * @pipe_id: as for asc_core_cross_set_flag().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_cross_set_flag().
+ */
+int asc_core_cross_set_flag_at(struct asc_core *core, int flag_id, int mode,
+			       int pipe_id, const char *file, int line);
+
+/**
+ * asc_core_cross_wait_flag_at() - asc_core_cross_wait_flag() at a call site.
+ * @core: as for asc_core_cross_wait_flag().
+ * @flag_id: as for asc_core_cross_wait_flag().
+ * @pipe_id: as for asc_core_cross_wait_flag().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_cross_wait_flag().
+ */
+int asc_core_cross_wait_flag_at(struct asc_core *core, int flag_id, int pipe_id,
+				const char *file, int line);
+
+/**
+ * asc_core_sync_all_at() - asc_core_sync_all() at a call site.
+ * @core: as for asc_core_sync_all().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_sync_all().
+ */
+int asc_core_sync_all_at(struct asc_core *core, const char *file, int line);
+
+/**
+ * asc_core_sync_all_aiv_at() - asc_core_sync_all_aiv() at a call site.
+ * @core: as for asc_core_sync_all_aiv().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_sync_all_aiv().
+ */
+int asc_core_sync_all_aiv_at(struct asc_core *core, const char *file, int line);
+
+/**
+ * asc_core_ib_set_at() - asc_core_ib_set() at a call site.
+ * @core: as for asc_core_ib_set().
+ * @gm_workspace: as for asc_core_ib_set().
+ * @block_idx: as for asc_core_ib_set().
+ * @event_id: as for asc_core_ib_set().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_ib_set().
+ */
+int asc_core_ib_set_at(struct asc_core *core, void *gm_workspace, int block_idx,
+		       int event_id, const char *file, int line);
+
+/**
+ * asc_core_ib_wait_at() - asc_core_ib_wait() at a call site.
+ * @core: as for asc_core_ib_wait().
+ * @gm_workspace: as for asc_core_ib_wait().
+ * @block_idx: as for asc_core_ib_wait().
+ * @event_id: as for asc_core_ib_wait().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_ib_wait().
+ */
+int asc_core_ib_wait_at(struct asc_core *core, void *gm_workspace,
+			int block_idx, int event_id, const char *file, int line);
+
+/**
+ * asc_core_sync_all_gm_at() - asc_core_sync_all_gm() at a call site.
+ * @core: as for asc_core_sync_all_gm().
+ * @gm_workspace: as for asc_core_sync_all_gm().
+ * @used_cores: as for asc_core_sync_all_gm().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_sync_all_gm().
+ */
+int asc_core_sync_all_gm_at(struct asc_core *core, void *gm_workspace,
+			    int used_cores, const char *file, int line);
+
+/**
+ * asc_core_tque_at() - asc_core_tque() at a call site.
+ * @core: as for asc_core_tque().
+ * @pos: as for asc_core_tque().
+ * @depth: as for asc_core_tque().
+ * @name: as for asc_core_tque().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tque().
+ */
+struct asc_que *asc_core_tque_at(struct asc_core *core, int pos, int depth,
+				 const char *name, const char *file, int line);
+
+/**
+ * asc_core_tque_bind_at() - asc_core_tque_bind() at a call site.
+ * @core: as for asc_core_tque_bind().
+ * @src: as for asc_core_tque_bind().
+ * @dst: as for asc_core_tque_bind().
+ * @depth: as for asc_core_tque_bind().
+ * @name: as for asc_core_tque_bind().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tque_bind().
+ */
+struct asc_que *asc_core_tque_bind_at(struct asc_core *core, int src, int dst,
+				      int depth, const char *name, const char *file, int line);
+
+/**
+ * asc_core_tbuf_at() - asc_core_tbuf() at a call site.
+ * @core: as for asc_core_tbuf().
+ * @pos: as for asc_core_tbuf().
+ * @name: as for asc_core_tbuf().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tbuf().
+ */
+struct asc_que *asc_core_tbuf_at(struct asc_core *core, int pos,
+				 const char *name, const char *file, int line);
+
+/**
+ * asc_core_init_buffer_at() - asc_core_init_buffer() at a call site.
+ * @core: as for asc_core_init_buffer().
+ * @que: as for asc_core_init_buffer().
+ * @num: as for asc_core_init_buffer().
+ * @len: as for asc_core_init_buffer().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_init_buffer().
+ */
+int asc_core_init_buffer_at(struct asc_core *core, struct asc_que *que, int num,
+			    size_t len, const char *file, int line);
+
+/**
+ * asc_core_alloc_tensor_at() - asc_core_alloc_tensor() at a call site.
+ * @core: as for asc_core_alloc_tensor().
+ * @que: as for asc_core_alloc_tensor().
+ * @out: as for asc_core_alloc_tensor().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_alloc_tensor().
+ */
+int asc_core_alloc_tensor_at(struct asc_core *core, struct asc_que *que,
+			     struct asc_local *out, const char *file, int line);
+
+/**
+ * asc_core_enque_at() - asc_core_enque() at a call site.
+ * @core: as for asc_core_enque().
+ * @que: as for asc_core_enque().
+ * @t: as for asc_core_enque().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_enque().
+ */
+int asc_core_enque_at(struct asc_core *core, struct asc_que *que,
+		      const struct asc_local *t, const char *file, int line);
+
+/**
+ * asc_core_deque_at() - asc_core_deque() at a call site.
+ * @core: as for asc_core_deque().
+ * @que: as for asc_core_deque().
+ * @out: as for asc_core_deque().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_deque().
+ */
+int asc_core_deque_at(struct asc_core *core, struct asc_que *que,
+		      struct asc_local *out, const char *file, int line);
+
+/**
+ * asc_core_deque_tensor_at() - asc_core_deque_tensor() at a call site.
+ * @core: as for asc_core_deque_tensor().
+ * @que: as for asc_core_deque_tensor().
+ * @t: as for asc_core_deque_tensor().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_deque_tensor().
+ */
+int asc_core_deque_tensor_at(struct asc_core *core, struct asc_que *que,
+			     const struct asc_local *t, const char *file, int line);
+
+/**
+ * asc_core_free_tensor_at() - asc_core_free_tensor() at a call site.
+ * @core: as for asc_core_free_tensor().
+ * @que: as for asc_core_free_tensor().
+ * @t: as for asc_core_free_tensor().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_free_tensor().
+ */
+int asc_core_free_tensor_at(struct asc_core *core, struct asc_que *que,
+			    const struct asc_local *t, const char *file, int line);
+
+/**
+ * asc_core_tbuf_get_at() - asc_core_tbuf_get() at a call site.
+ * @core: as for asc_core_tbuf_get().
+ * @buf: as for asc_core_tbuf_get().
+ * @len: as for asc_core_tbuf_get().
+ * @out: as for asc_core_tbuf_get().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tbuf_get().
+ */
+int asc_core_tbuf_get_at(struct asc_core *core, struct asc_que *buf, size_t len,
+			 struct asc_local *out, const char *file, int line);
+
+/**
+ * asc_core_tbuf_get_with_offset_at() - asc_core_tbuf_get_with_offset() at
+ * a call site.
+ * @core: as for asc_core_tbuf_get_with_offset().
+ * @buf: as for asc_core_tbuf_get_with_offset().
+ * @len: as for asc_core_tbuf_get_with_offset().
+ * @offset: as for asc_core_tbuf_get_with_offset().
+ * @out: as for asc_core_tbuf_get_with_offset().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tbuf_get_with_offset().
+ */
+int asc_core_tbuf_get_with_offset_at(struct asc_core *core, struct asc_que *buf,
+				     size_t len, size_t offset, struct asc_local *out, const char *file,
+				     int line);
+
+/**
+ * asc_core_tpipe_init_at() - asc_core_tpipe_init() at a call site.
+ * @core: as for asc_core_tpipe_init().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tpipe_init().
+ */
+int asc_core_tpipe_init_at(struct asc_core *core, const char *file, int line);
+
+/**
+ * asc_core_tpipe_destroy_at() - asc_core_tpipe_destroy() at a call site.
+ * @core: as for asc_core_tpipe_destroy().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_tpipe_destroy().
+ */
+int asc_core_tpipe_destroy_at(struct asc_core *core, const char *file,
+			      int line);
 /**
  * asc_version_string() - version of the libasc package.
  *
@@ -1172,6 +2031,50 @@ int asc_core_sync_all_gm(struct asc_core *core, void *gm_workspace,
  * Return: a static string.
  */
 const char *asc_version_string(void);
+
+/*
+ * The call sites of the asc_core_*() calls: see "Call sites" above.  A
+ * function-like macro expands only where its name is followed by "(", so
+ * that &asc_core_issue is still the function.
+ */
+#ifndef ASC_NO_CALL_SITES
+#define ASC_AT __FILE__, __LINE__
+#define asc_core_issue(...) asc_core_issue_at(__VA_ARGS__, ASC_AT)
+#define asc_core_set_flag(...) asc_core_set_flag_at(__VA_ARGS__, ASC_AT)
+#define asc_core_wait_flag(...) asc_core_wait_flag_at(__VA_ARGS__, ASC_AT)
+#define asc_core_pipe_barrier(...) asc_core_pipe_barrier_at(__VA_ARGS__, ASC_AT)
+#define asc_core_alloc_event_id(...) \
+	asc_core_alloc_event_id_at(__VA_ARGS__, ASC_AT)
+#define asc_core_fetch_event_id(...) \
+	asc_core_fetch_event_id_at(__VA_ARGS__, ASC_AT)
+#define asc_core_release_event_id(...) \
+	asc_core_release_event_id_at(__VA_ARGS__, ASC_AT)
+#define asc_core_reset(...) asc_core_reset_at(__VA_ARGS__, ASC_AT)
+#define asc_core_cross_set_flag(...) \
+	asc_core_cross_set_flag_at(__VA_ARGS__, ASC_AT)
+#define asc_core_cross_wait_flag(...) \
+	asc_core_cross_wait_flag_at(__VA_ARGS__, ASC_AT)
+#define asc_core_sync_all(...) asc_core_sync_all_at(__VA_ARGS__, ASC_AT)
+#define asc_core_sync_all_aiv(...) asc_core_sync_all_aiv_at(__VA_ARGS__, ASC_AT)
+#define asc_core_ib_set(...) asc_core_ib_set_at(__VA_ARGS__, ASC_AT)
+#define asc_core_ib_wait(...) asc_core_ib_wait_at(__VA_ARGS__, ASC_AT)
+#define asc_core_sync_all_gm(...) asc_core_sync_all_gm_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tque(...) asc_core_tque_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tque_bind(...) asc_core_tque_bind_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tbuf(...) asc_core_tbuf_at(__VA_ARGS__, ASC_AT)
+#define asc_core_init_buffer(...) asc_core_init_buffer_at(__VA_ARGS__, ASC_AT)
+#define asc_core_alloc_tensor(...) asc_core_alloc_tensor_at(__VA_ARGS__, ASC_AT)
+#define asc_core_enque(...) asc_core_enque_at(__VA_ARGS__, ASC_AT)
+#define asc_core_deque(...) asc_core_deque_at(__VA_ARGS__, ASC_AT)
+#define asc_core_deque_tensor(...) asc_core_deque_tensor_at(__VA_ARGS__, ASC_AT)
+#define asc_core_free_tensor(...) asc_core_free_tensor_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tbuf_get(...) asc_core_tbuf_get_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tbuf_get_with_offset(...) \
+	asc_core_tbuf_get_with_offset_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tpipe_init(...) asc_core_tpipe_init_at(__VA_ARGS__, ASC_AT)
+#define asc_core_tpipe_destroy(...) \
+	asc_core_tpipe_destroy_at(__VA_ARGS__, ASC_AT)
+#endif /* ASC_NO_CALL_SITES */
 
 #ifdef __cplusplus
 } /* extern "C" */

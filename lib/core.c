@@ -98,26 +98,67 @@ void asc_core_fail(struct asc_core *c, int err, char *text)
 			asc_launch_core_failed(c);
 	}
 	pthread_cond_broadcast(&c->progress);
+	pthread_cond_broadcast(&c->flag_cond);
 	pthread_mutex_unlock(c->lock);
 	free(text);
 	if (first)
 		asc_pipe_reset(c->pipe);
 }
 
-/* A call of the scalar fails: record @err and a line, return -1. */
-int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
+/* " at FILE:LINE" for @site, or "" when it names none. */
+void asc_core_site_text(const struct core_site *site, char *buf, size_t len)
+{
+	if (site && site->file)
+		snprintf(buf, len, " at %s:%d", site->file, site->line);
+	else if (len)
+		buf[0] = '\0';
+}
+
+/*
+ * An instruction fails: record @err with the line "PREFIX: TEXT at
+ * SITE: STRERROR", then the lines of @more (taken; NULL for none), and
+ * return -1.  @site is the instruction's (NULL: it names none).
+ */
+int asc_core_site_fail(struct asc_core *c, const struct core_site *site,
+		       const char *prefix, int err, struct asc_report *more,
+		       const char *fmt, ...)
 {
 	struct asc_report text = { 0 };
-	char line[256];
+	char line[384], at[96];
+	char *extra;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	asc_report_add(&text, "error: %s: %s", line, strerror(err));
+	asc_core_site_text(site, at, sizeof(at));
+	asc_report_add(&text, "%s: %s%s: %s", prefix, line, at, strerror(err));
+	extra = more ? asc_report_take(more) : NULL;
+	/* Its lines, but for the newline of the last. */
+	if (extra)
+		asc_report_add(&text, "%.*s", (int)strlen(extra) - 1, extra);
+	free(extra);
 	asc_core_fail(c, err, asc_report_take(&text));
 	errno = core_error(c);
 	return -1;
+}
+
+/*
+ * A call fails: record @err and a line, return -1.  On the scalar the
+ * line names the call's site; on a pipe's thread it names none (a pipe
+ * names its instruction's with asc_core_site_fail()).
+ */
+int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
+{
+	bool scalar = pthread_equal(pthread_self(), c->scalar);
+	char line[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	return asc_core_site_fail(c, scalar ? &c->site : NULL, "error", err,
+				  NULL, "%s", line);
 }
 
 /* The detector failed: its errno and report. */
@@ -133,10 +174,52 @@ int asc_core_race_fail(struct asc_core *c, const char *what)
 	return -1;
 }
 
+/* The site an _at variant pushed for the calling thread's call. */
+static __thread struct core_site_tls core_site_now;
+
+struct core_site_tls asc_core_site_push(const char *file, int line)
+{
+	struct core_site_tls saved = core_site_now;
+
+	core_site_now.file = file;
+	core_site_now.line = line;
+	return saved;
+}
+
+void asc_core_site_pop(struct core_site_tls saved)
+{
+	core_site_now = saved;
+}
+
+/*
+ * The name of @file after its last '/', interned: the same pointer for
+ * the same name as long as the core lives; NULL when out of memory.
+ */
+static const char *core_file(struct asc_core *c, const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char **files;
+	size_t i;
+
+	base = base ? base + 1 : file;
+	for (i = 0; i < c->nfiles; i++)
+		if (!strcmp(c->files[i], base))
+			return c->files[i];
+	files = realloc(c->files, (c->nfiles + 1) * sizeof(*files));
+	if (!files)
+		return NULL;
+	c->files = files;
+	files[c->nfiles] = strdup(base);
+	if (!files[c->nfiles])
+		return NULL;
+	return files[c->nfiles++];
+}
+
 /*
  * The start of every call of the kernel.  Return: 0 when it may go on (it
- * got its instruction number), or -1 with errno: EINVAL for a NULL @c,
- * EPERM from another thread than the scalar, the kernel's first error.
+ * got its instruction number and its call site), or -1 with errno: EINVAL
+ * for a NULL @c, EPERM from another thread than the scalar, the kernel's
+ * first error.
  */
 int asc_core_enter(struct asc_core *c)
 {
@@ -154,6 +237,9 @@ int asc_core_enter(struct asc_core *c)
 		return -1;
 	}
 	c->seq++;
+	c->site.file = core_site_now.file ? core_file(c, core_site_now.file) : NULL;
+	c->site.line = c->site.file ? core_site_now.line : 0;
+	asc_race_site(c->race, c->site.file, c->site.line);
 	return 0;
 }
 
@@ -169,30 +255,80 @@ static void core_work(struct asc_core *c, int pipe_id,
 }
 
 /*
+ * A queue's set waits until every earlier set of its flag was taken (see
+ * que.c).  Return: 0, or the core's error.
+ */
+static int core_qset_wait(struct asc_core *c, struct core_lane *l,
+			  const struct core_item *it)
+{
+	unsigned int i = it->event * ASC_EVENT_IDS_MAX + it->id;
+	int err;
+
+	pthread_mutex_lock(c->lock);
+	if (c->flag_waits[i] < c->flag_sets[i]) {
+		c->qset_waiters++;
+		l->block = CORE_BLOCK_QSET;
+		l->block_event = it->event;
+		l->block_id = it->id;
+		if (c->launch)
+			asc_launch_check(c->launch);
+		while (!c->err && c->flag_waits[i] < c->flag_sets[i])
+			pthread_cond_wait(&c->flag_cond, c->lock);
+		l->block = CORE_RUNS;
+		c->qset_waiters--;
+	}
+	err = c->err;
+	pthread_mutex_unlock(c->lock);
+	return err;
+}
+
+/* A set or wait of @it ran: count it, and wake the sets waiting for it. */
+void asc_core_count_flag(struct asc_core *c, const struct core_item *it)
+{
+	unsigned int i = it->event * ASC_EVENT_IDS_MAX + it->id;
+
+	(it->set ? c->flag_sets : c->flag_waits)[i]++;
+	if (!it->set && c->qset_waiters)
+		pthread_cond_broadcast(&c->flag_cond);
+}
+
+/*
  * Run one instruction a pipe took: work cannot fail; a set or wait the
  * driver refuses is the run's error.
  */
-static void core_lane_run(struct asc_core *c, const struct core_lane *l,
+static void core_lane_run(struct asc_core *c, struct core_lane *l,
 			  const struct core_item *it)
 {
 	if (it->kind == CORE_WORK) {
 		core_work(c, l->pipe_id, it);
 		return;
 	}
-	if (c->launch) {
-		asc_launch_lane_run(c, (struct core_lane *)l, it);
-		return;
+	/* A queue's set or wait is a span of its own, named after its call. */
+	if (it->name)
+		asc_marker_work(&c->marker, true, l->pipe_id, it->seq, it->name);
+	if (it->after_wait && core_qset_wait(c, l, it)) {
+		/* The run failed meanwhile: the set is skipped. */
+	} else if (c->launch) {
+		asc_launch_lane_run(c, l, it);
+	} else {
+		/* A signal leaves the ticket at the head of the queue: run it again. */
+		while (asc_pipe_execute(c->pipe, it->ticket) < 0) {
+			if (errno == EINTR)
+				continue;
+			asc_core_site_fail(c, &it->site, "error", errno,
+					   NULL, "#%lu %s_flag(%s, %d) on %s", it->seq,
+					   it->set ? "set" : "wait",
+					   asc_hard_event_name(it->event), it->id,
+					   core_pipe_name(l->pipe_id));
+			goto out;
+		}
+		pthread_mutex_lock(c->lock);
+		asc_core_count_flag(c, it);
+		pthread_mutex_unlock(c->lock);
 	}
-	/* A signal leaves the ticket at the head of the queue: run it again. */
-	while (asc_pipe_execute(c->pipe, it->ticket) < 0) {
-		if (errno == EINTR)
-			continue;
-		asc_core_call_fail(c, errno, "#%lu %s_flag(%s, %d) on %s", it->seq,
-			       it->set ? "set" : "wait",
-			       asc_hard_event_name(it->event), it->id,
-			       core_pipe_name(l->pipe_id));
-		return;
-	}
+out:
+	if (it->name)
+		asc_marker_work(&c->marker, false, l->pipe_id, it->seq, it->name);
 }
 
 /* Every pipe has run all it was given. */
@@ -313,6 +449,7 @@ int asc_core_enqueue(struct asc_core *c, int lane,
 			goto out;
 	}
 	l->q[(l->qhead + l->qlen) % l->qcap] = *it;
+	l->q[(l->qhead + l->qlen) % l->qcap].site = c->site;
 	l->q[(l->qhead + l->qlen++) % l->qcap].pos = pos;
 	if (it->kind == CORE_TICKET)
 		l->tk_pos[(l->tk_head + l->tk_count++) % ASC_EVENT_QUEUE_DEPTH] = pos;
@@ -500,47 +637,72 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 	return 0;
 }
 
-static int core_flag(struct asc_core *c, bool set, int event, int id)
+/*
+ * Issue a set (@set) or wait of (@event, @id) as the instruction the
+ * scalar is making (@c->seq), checked: to its pipe's queue, or run at
+ * once on S.  @name: the queue call that issues it, for the trace marker
+ * and the report (NULL for the kernel's own set or wait).
+ */
+int asc_core_flag_issue(struct asc_core *c, bool set, int event, int id,
+			const char *name)
 {
 	struct core_item it = { .kind = CORE_TICKET, .event = event, .id = id,
-				.set = set };
+				.set = set, .seq = c->seq, .after_wait = name && set };
 	const char *op = set ? "set_flag" : "wait_flag";
+	char by[80] = "";
 	int pipe_id, lane, pos, err;
 
-	if (asc_core_enter(c))
-		return -1;
-	it.seq = c->seq;
-	if (!asc_event_valid(event) || id < 0 || id >= asc_event_ids(c->pipe))
-		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d, %d): %s", it.seq,
-				      op, event, id,
-				      asc_event_valid(event) ? "no such ID" :
-				      "no such HardEvent");
+	if (name)
+		snprintf(by, sizeof(by), " (%s)", name);
 	pipe_id = set ? asc_hard_event_src_pipe(event) :
 			asc_hard_event_dst_pipe(event);
 	lane = asc_core_lane_of(pipe_id);
 
 	if (lane == CORE_S) {
-		if (asc_race_flag(c->race, set, it.seq, event, id) < 0)
+		if (asc_race_flag_named(c->race, set, it.seq, event, id, name) < 0)
 			return asc_core_race_fail(c, op);
 		err = set ? core_set_s(c, event, id) :
 			    core_wait_s(c, event, id);
 		if (err)
-			return asc_core_call_fail(c, err, "#%lu %s(%s, %d) on S",
+			return asc_core_call_fail(c, err, "#%lu %s(%s, %d)%s on S",
 					      it.seq, op,
-					      asc_hard_event_name(event), id);
+					      asc_hard_event_name(event), id, by);
 		return 0;
 	}
 
 	if (asc_core_room(c, lane, true))
 		return -1;
 	if (asc_pipe_issue(c->pipe, set, event, id, &it.ticket))
-		return asc_core_call_fail(c, errno, "#%lu %s(%s, %d) issued to %s",
+		return asc_core_call_fail(c, errno, "#%lu %s(%s, %d)%s issued to %s",
 				      it.seq, op, asc_hard_event_name(event),
-				      id, core_pipe_name(pipe_id));
-	pos = asc_race_flag(c->race, set, it.seq, event, id);
+				      id, by, core_pipe_name(pipe_id));
+	pos = asc_race_flag_que(c->race, set, it.seq, event, id, name, it.after_wait);
 	if (pos < 0)
 		return asc_core_race_fail(c, op);
-	return asc_core_enqueue(c, lane, &it, pos);
+	if (name && c->marker.fd >= 0)
+		it.name = asc_marker_name(name);
+	if (asc_core_enqueue(c, lane, &it, pos)) {
+		free(it.name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernel's own set_flag or wait_flag. */
+static int core_flag(struct asc_core *c, bool set, int event, int id)
+{
+	const char *op = set ? "set_flag" : "wait_flag";
+
+	if (asc_core_enter(c))
+		return -1;
+	if (!asc_event_valid(event) || id < 0 || id >= asc_event_ids(c->pipe))
+		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d, %d): %s", c->seq,
+				      op, event, id,
+				      asc_event_valid(event) ? "no such ID" :
+				      "no such HardEvent");
+	if (asc_que_user_id(c, event, id, op))
+		return -1;
+	return asc_core_flag_issue(c, set, event, id, NULL);
 }
 
 ASC_API int asc_core_set_flag(struct asc_core *c, int event, int id)
@@ -567,11 +729,8 @@ ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
 
 	if (asc_core_enter(c))
 		return -1;
-	if (pipe_id == ASC_PIPE_ALL) {
-		if (asc_race_barrier(c->race, pipe_id, c->seq) < 0)
-			return asc_core_race_fail(c, "pipe_barrier(ALL)");
-		return core_drain(c);
-	}
+	if (pipe_id == ASC_PIPE_ALL)
+		return asc_core_barrier_all(c);
 	lane = asc_core_lane_of(pipe_id);
 	if (lane < 0)
 		return asc_core_call_fail(c, EINVAL, "#%lu pipe_barrier(%d): not a pipe",
@@ -599,16 +758,19 @@ static int core_id_query(struct asc_core *c, bool alloc, int event)
 				      c->seq, op, event);
 	id = alloc ? asc_alloc_event_id(c->pipe, event) :
 		     asc_fetch_event_id(c->pipe, event);
-	if (id >= 0)
+	if (id >= 0) {
+		if (alloc)
+			asc_que_hold(c, event, id);
 		return id;
+	}
 	err = errno;
-	asc_report_add(&text, "error: #%lu %s(%s) on S: %s", c->seq, op,
-		       asc_hard_event_name(event), strerror(err));
 	if (err == EADDRINUSE)
 		asc_race_uses(c->race, event, &text);
-	asc_core_fail(c, err, asc_report_take(&text));
-	errno = core_error(c);
-	return -1;
+	else if (err == ENOSPC)
+		asc_que_holders(c, event, &text);
+	return asc_core_site_fail(c, &c->site, "error", err, &text,
+				  "#%lu %s(%s) on S", c->seq, op,
+				  asc_hard_event_name(event));
 }
 
 ASC_API int asc_core_alloc_event_id(struct asc_core *c, int event)
@@ -629,27 +791,140 @@ ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 		return asc_core_call_fail(c, EINVAL,
 				      "#%lu release_event_id(%d, %d): no such HardEvent",
 				      c->seq, id, event);
+	if (id >= 0 && id < asc_event_ids(c->pipe) &&
+	    asc_que_user_id(c, event, id, "release_event_id"))
+		return -1;
 	if (asc_release_event_id(c->pipe, id, event) < 0)
 		return asc_core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
 				      c->seq, id, asc_hard_event_name(event));
+	asc_que_unhold(c, event, id);
 	return 0;
 }
 
-ASC_API int asc_core_reset(struct asc_core *c)
+/*
+ * TPipe.Reset() (@reset) or TPipe.Init(): what the scalar must find, then
+ * the pool reset and every buffer forgotten.
+ */
+static int core_tpipe_reset(struct asc_core *c, bool reset)
 {
+	const char *what = reset ? "reset" : "init";
 	char when[64], before[64];
 
 	if (asc_core_enter(c))
 		return -1;
-	snprintf(when, sizeof(when), "at reset (#%lu)", c->seq);
-	snprintf(before, sizeof(before), "before reset (#%lu)", c->seq);
+	snprintf(when, sizeof(when), "at %s (#%lu)", what, c->seq);
+	snprintf(before, sizeof(before), "before %s (#%lu)", what, c->seq);
+	if (asc_que_leftovers(c, when))
+		return -1;
+	if (reset && asc_que_wait_frees(c, "reset"))
+		return -1;
 	if (core_drain_checked(c, when))
 		return -1;
 	if (asc_race_leftovers(c->race, before))
 		return asc_core_race_fail(c, before);
 	if (asc_pipe_reset(c->pipe) < 0)
-		return asc_core_call_fail(c, errno, "#%lu reset on S", c->seq);
+		return asc_core_call_fail(c, errno, "#%lu %s on S", c->seq, what);
+	asc_que_forget(c);
+	if (!reset)
+		asc_que_set_destroyed(c, false);
 	return 0;
+}
+
+ASC_API int asc_core_reset(struct asc_core *c)
+{
+	return core_tpipe_reset(c, true);
+}
+
+ASC_API int asc_core_tpipe_init(struct asc_core *c)
+{
+	return core_tpipe_reset(c, false);
+}
+
+/*
+ * pipe_barrier(PIPE_ALL) as the instruction the scalar is making: the
+ * scalar waits for every pipe, and all of it is ordered before what comes
+ * after.
+ */
+int asc_core_barrier_all(struct asc_core *c)
+{
+	if (asc_race_barrier(c->race, ASC_PIPE_ALL, c->seq) < 0)
+		return asc_core_race_fail(c, "pipe_barrier(ALL)");
+	return core_drain(c);
+}
+
+ASC_API int asc_core_tpipe_destroy(struct asc_core *c)
+{
+	if (asc_core_enter(c))
+		return -1;
+	if (asc_que_wait_frees(c, "destroy") || asc_core_barrier_all(c))
+		return -1;
+	asc_que_set_destroyed(c, true);
+	return 0;
+}
+
+/*
+ * The _at variants: the plain call at a call site (see "Call sites" in
+ * asc.h).
+ */
+ASC_API int asc_core_issue_at(struct asc_core *c, int pipe_id, asc_work_fn fn,
+			      void *arg, const char *what,
+			      const struct asc_access *acc, unsigned int nacc,
+			      const char *file, int line)
+{
+	CORE_AT(int, asc_core_issue(c, pipe_id, fn, arg, what, acc, nacc));
+}
+
+ASC_API int asc_core_set_flag_at(struct asc_core *c, int event, int id,
+				 const char *file, int line)
+{
+	CORE_AT(int, asc_core_set_flag(c, event, id));
+}
+
+ASC_API int asc_core_wait_flag_at(struct asc_core *c, int event, int id,
+				  const char *file, int line)
+{
+	CORE_AT(int, asc_core_wait_flag(c, event, id));
+}
+
+ASC_API int asc_core_pipe_barrier_at(struct asc_core *c, int pipe_id,
+				     const char *file, int line)
+{
+	CORE_AT(int, asc_core_pipe_barrier(c, pipe_id));
+}
+
+ASC_API int asc_core_alloc_event_id_at(struct asc_core *c, int event,
+				       const char *file, int line)
+{
+	CORE_AT(int, asc_core_alloc_event_id(c, event));
+}
+
+ASC_API int asc_core_fetch_event_id_at(struct asc_core *c, int event,
+				       const char *file, int line)
+{
+	CORE_AT(int, asc_core_fetch_event_id(c, event));
+}
+
+ASC_API int asc_core_release_event_id_at(struct asc_core *c, int id, int event,
+					 const char *file, int line)
+{
+	CORE_AT(int, asc_core_release_event_id(c, id, event));
+}
+
+ASC_API int asc_core_reset_at(struct asc_core *c, const char *file, int line)
+{
+	CORE_AT(int, asc_core_reset(c));
+}
+
+ASC_API int asc_core_tpipe_init_at(struct asc_core *c, const char *file,
+				   int line)
+{
+	CORE_AT(int, asc_core_tpipe_init(c));
+}
+
+ASC_API int asc_core_tpipe_destroy_at(struct asc_core *c, const char *file,
+				      int line)
+{
+	CORE_AT(int, asc_core_tpipe_destroy(c));
 }
 
 ASC_API struct asc_pipe *asc_core_pipe(struct asc_core *c)
@@ -667,16 +942,23 @@ ASC_API struct asc_pipe *asc_core_pipe(struct asc_core *c)
  */
 struct asc_core *asc_core_new(void)
 {
+	size_t nflags = ASC_HARD_EVENT_COUNT * ASC_EVENT_IDS_MAX;
 	struct asc_core *c = calloc(1, sizeof(*c));
 	int i;
 
 	if (!c)
 		return NULL;
 	c->race = asc_race_new();
-	if (!c->race) {
+	c->flag_sets = calloc(nflags, sizeof(*c->flag_sets));
+	c->flag_waits = calloc(nflags, sizeof(*c->flag_waits));
+	if (!c->race || !c->flag_sets || !c->flag_waits) {
+		asc_race_free(c->race);
+		free(c->flag_sets);
+		free(c->flag_waits);
 		free(c);
 		return NULL;
 	}
+	pthread_cond_init(&c->flag_cond, NULL);
 	c->marker.fd = -1;
 	pthread_mutex_init(&c->own_lock, NULL);
 	c->lock = &c->own_lock;
@@ -730,11 +1012,16 @@ void asc_core_destroy(struct asc_core *c)
 	}
 	asc_race_free(c->race);
 	pthread_cond_destroy(&c->progress);
+	pthread_cond_destroy(&c->flag_cond);
 	pthread_mutex_destroy(&c->own_lock);
 	free(c->flag_sets);
 	free(c->flag_waits);
 	free(c->gm_waits);
 	free(c->report);
+	asc_que_free(c);
+	for (i = 0; i < (int)c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
 	free(c);
 }
 
@@ -760,6 +1047,7 @@ int asc_core_setup(struct asc_core *c, const struct asc_core_attr *attr)
 				      "the driver cannot issue instructions (no ASC_EVENT_IOC_ISSUE)");
 	if (asc_pipe_set_mode(c->pipe, mode) < 0)
 		return asc_core_call_fail(c, errno, "asc_pipe_set_mode(%d)", mode);
+	c->mode = mode;
 	if (asc_pipe_bind(c->pipe, ASC_PIPE_S) < 0)
 		return asc_core_call_fail(c, errno, "asc_pipe_bind(S)");
 	return 0;
@@ -772,6 +1060,17 @@ void asc_core_finish(struct asc_core *c)
 
 	if (core_error(c))
 		return;
+	/* Nothing is an instruction of the kernel now: no call site. */
+	c->site.file = NULL;
+	asc_race_site(c->race, NULL, 0);
+	if (asc_que_leftovers(c, "by the end of the kernel"))
+		return;
+	/* TPipe's destructor, numbered as an instruction of its own. */
+	if (!asc_que_destroyed(c)) {
+		c->seq++;
+		if (asc_que_wait_frees(c, "~TPipe"))
+			return;
+	}
 	if (core_drain_checked(c, end))
 		return;
 	if (asc_race_leftovers(c->race, "by the end of the kernel"))
@@ -809,7 +1108,7 @@ ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
 	c = asc_core_new();
 	if (!c)
 		return -1;
-	if (!asc_core_setup(c, attr)) {
+	if (!asc_core_setup(c, attr) && !asc_que_setup(c)) {
 		kernel(c, arg);
 		asc_core_finish(c);
 	}

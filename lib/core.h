@@ -28,6 +28,17 @@ struct asc_launch;
 
 
 /*
+ * struct core_site - where in the kernel's source a call was made.
+ * @file: the file's name after its last '/', interned by the core (it
+ *	lives as long as the core); NULL when the call named no site.
+ * @line: the line.
+ */
+struct core_site {
+	const char *file;
+	int line;
+};
+
+/*
  * What a queued instruction is: work, a set or wait issued to the driver
  * (a ticket), a cross-core set or wait of a launch (launch.c), or a set
  * or wait of the software sync over a workspace in global memory
@@ -45,7 +56,9 @@ enum core_kind {
 /*
  * What a thread of a core of a launch is blocked in, for the launch's
  * deadlock detector (launch.c): nothing (it runs, or a pipe's thread is
- * idle), a wait for a flag of its core, a cross-core wait, SyncAll.
+ * idle), a wait for a flag of its core, a cross-core wait, SyncAll, the
+ * software sync's wait, or a queue's set waiting for the previous set of
+ * its flag to be taken (core.c).
  */
 enum core_block {
 	CORE_RUNS,
@@ -53,11 +66,15 @@ enum core_block {
 	CORE_BLOCK_CROSS,
 	CORE_BLOCK_SYNC,
 	CORE_BLOCK_GM,
+	CORE_BLOCK_QSET,
 };
 
 /*
  * One instruction in a pipe's queue; @pos is the detector's position,
- * @name the work's name for the trace marker (NULL without one).  A
+ * @name the work's name for the trace marker (NULL without one; a ticket
+ * a queue issued has its call's, e.g. "inQueueX.enque"), @site where the
+ * kernel issued it.  A set of a queue (@after_wait) runs only once every
+ * earlier set of its flag was taken by a wait.  A
  * software sync's counters: @gm, @gm_n of them 32 bytes apart; a set adds
  * one to the first, a wait waits until each is at least @gm_target.
  */
@@ -75,6 +92,8 @@ struct core_item {
 	uint32_t *gm;
 	unsigned int gm_n;
 	uint32_t gm_target;
+	struct core_site site;
+	bool after_wait;
 };
 
 /*
@@ -152,10 +171,19 @@ struct core_lane {
  * @block_id: the ID of a flag wait; the SyncAll round of a SyncAll.
  * @flag_sets: sets of each (HardEvent, ID) run, ASC_HARD_EVENT_COUNT *
  *	ASC_EVENT_IDS_MAX of them; @flag_waits: waits that took one.
+ * @flag_cond: a queue's set waits here for a wait of its flag to run
+ *	(broadcast when a wait runs while @qset_waiters, and on an error).
+ * @qset_waiters: the pipes waiting on @flag_cond.
  * @cross_count: the core's cross-core flag counters, as the driver's.
  * @cross_issued: sets the core issued per mode and flag not yet counted.
  * @gm_waits: the software sync's waits the scalar issued per counter
  *	(workspace_sync.c), @n_gm_waits counters.
+ * @mode: the TPipe's ASC_MODE_* bits.
+ * @site: the call site of the call of the kernel being made (the
+ *	scalar's).
+ * @files: the file names of the call sites, interned (@nfiles of them).
+ * @tpipe: local memory, queues and TBufs (que.c); NULL until the kernel
+ *	runs.
  */
 struct asc_core {
 	struct asc_pipe *pipe;
@@ -187,10 +215,17 @@ struct asc_core {
 	unsigned long block_id;
 	uint32_t *flag_sets;
 	uint32_t *flag_waits;
+	pthread_cond_t flag_cond;
+	unsigned int qset_waiters;
 	int cross_count[ASC_EVENT_CROSS_FLAGS];
 	int cross_issued[3][ASC_EVENT_CROSS_FLAGS];
 	struct core_gm_count *gm_waits;
 	size_t n_gm_waits;
+	int mode;
+	struct core_site site;
+	char **files;
+	size_t nfiles;
+	struct que_tpipe *tpipe;
 };
 
 /* How many waits a core issued for the counter at @gm. */
@@ -198,6 +233,35 @@ struct core_gm_count {
 	const uint32_t *gm;
 	uint32_t n;
 };
+
+struct que_tpipe;
+
+/*
+ * The call sites (core.c).  An _at variant of a call pushes its site for
+ * the calling thread, calls the plain function and pops it again;
+ * asc_core_enter() gives the call the site pushed (none when the plain
+ * function was called).  asc_core_site_push() returns what it replaced,
+ * for asc_core_site_pop(), which keeps errno.
+ */
+struct core_site_tls {
+	const char *file;
+	int line;
+};
+
+struct core_site_tls asc_core_site_push(const char *file, int line);
+void asc_core_site_pop(struct core_site_tls saved);
+
+/*
+ * The body of an _at variant: the plain call @call, of type @type, with
+ * the site @file, @line (the variant's last two arguments).
+ */
+#define CORE_AT(type, call)						\
+	do {								\
+		struct core_site_tls saved_ = asc_core_site_push(file, line); \
+		type ret_ = (call);					\
+		asc_core_site_pop(saved_);				\
+		return ret_;						\
+	} while (0)
 
 /* core.c, for launch.c: see there. */
 struct asc_core *asc_core_new(void);
@@ -209,11 +273,48 @@ void asc_core_fail(struct asc_core *c, int err, char *text);
 int asc_core_enter(struct asc_core *c);
 int asc_core_call_fail(struct asc_core *c, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int asc_core_site_fail(struct asc_core *c, const struct core_site *site,
+		       const char *prefix, int err, struct asc_report *more,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void asc_core_site_text(const struct core_site *site, char *buf, size_t len);
+int asc_core_flag_issue(struct asc_core *c, bool set, int event, int id,
+			const char *name);
+int asc_core_barrier_all(struct asc_core *c);
+void asc_core_count_flag(struct asc_core *c, const struct core_item *it);
 int asc_core_race_fail(struct asc_core *c, const char *what);
 int asc_core_room(struct asc_core *c, int lane, bool ticket);
 int asc_core_enqueue(struct asc_core *c, int lane, const struct core_item *it,
 		     uint32_t pos);
 int asc_core_lane_of(int pipe_id);
+
+/*
+ * que.c, for core.c: local memory, queues and TBufs.  asc_que_setup()
+ * maps the core's local memory before the kernel runs (0 or -1 with
+ * errno); asc_que_free() unmaps it and frees the queues.
+ * asc_que_leftovers() fails the run with ENOLCK for a tensor not freed or
+ * not dequeued (@when for the report).  asc_que_wait_frees() issues the
+ * waits for the free events still set, as the instruction the scalar is
+ * making (@op: "destroy", "reset" or "~TPipe", for the reports), releases
+ * their IDs and gives back those of depth-0 queues; asc_que_forget() forgets
+ * every placement and holder after the pool was reset.  asc_que_user_id()
+ * refuses, in checked mode, a kernel's set, wait or release of an ID a
+ * queue holds (EADDRINUSE); asc_que_hold() and asc_que_unhold() keep
+ * track of the IDs the kernel itself allocates; asc_que_holders() adds a
+ * line per ID of @event held to @r.  All return 0, or -1 with the run
+ * failed.
+ */
+int asc_que_setup(struct asc_core *c);
+void asc_que_free(struct asc_core *c);
+int asc_que_leftovers(struct asc_core *c, const char *when);
+int asc_que_wait_frees(struct asc_core *c, const char *op);
+void asc_que_forget(struct asc_core *c);
+int asc_que_user_id(struct asc_core *c, int event, int id, const char *op);
+void asc_que_hold(struct asc_core *c, int event, int id);
+void asc_que_unhold(struct asc_core *c, int event, int id);
+void asc_que_holders(struct asc_core *c, int event, struct asc_report *r);
+bool asc_que_destroyed(const struct asc_core *c);
+void asc_que_set_destroyed(struct asc_core *c, bool destroyed);
 
 /* launch.c, for core.c and workspace_sync.c: see there. */
 void asc_launch_core_failed(struct asc_core *c);

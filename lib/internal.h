@@ -8,7 +8,9 @@
  * and hard_event.c checks at build time that they are the uAPI's.
  *
  * The library is built with -fvisibility=hidden: only definitions marked
- * ASC_API are exported, everything else stays inside libasc.so.
+ * ASC_API are exported, everything else stays inside libasc.so.  It sees
+ * asc.h without its call-site macros (ASC_NO_CALL_SITES): it defines the
+ * plain functions, and calls them.
  */
 #ifndef __LIBASC_INTERNAL_H__
 #define __LIBASC_INTERNAL_H__
@@ -19,6 +21,8 @@
 #include <stdint.h>
 #include <linux/asc_event.h>
 
+/* The library defines the functions the call-site macros stand for. */
+#define ASC_NO_CALL_SITES
 #include "asc.h"
 
 /* Marks the definition of a public function: exported from libasc.so. */

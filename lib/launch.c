@@ -256,6 +256,9 @@ static bool launch_wait_stuck(const struct asc_launch *l,
 	case CORE_BLOCK_SYNC:
 		return !launch_sync_group_gone(l, event) &&
 		       l->sync_round[event] == id;
+	case CORE_BLOCK_QSET:
+		return c->flag_waits[event * ASC_EVENT_IDS_MAX + id] <
+		       c->flag_sets[event * ASC_EVENT_IDS_MAX + id];
 	default:
 		return false;
 	}
@@ -343,6 +346,11 @@ static void launch_report_wait(const struct asc_launch *l,
 		asc_report_add(r, "  %s %s waits for cross-core flag %d, which cores %s have not set",
 			       name, pipe, event, who);
 		return;
+	case CORE_BLOCK_QSET:
+		asc_report_add(r, "  %s %s waits to set %s id %lu until %s has taken its previous set",
+			       name, pipe, asc_hard_event_name(event), id,
+			       asc_pipe_id_name(asc_hard_event_dst_pipe(event)));
+		return;
 	case CORE_BLOCK_SYNC:
 		g[0] = launch_sync_group(l, event);
 		for (m = g[0].first; m <= g[0].last; m++)
@@ -402,6 +410,7 @@ static void launch_cancel_locked(struct asc_launch *l)
 	for (i = 0; i < l->ncores; i++) {
 		c = l->cores[i];
 		pthread_cond_broadcast(&c->progress);
+		pthread_cond_broadcast(&c->flag_cond);
 		if (!c->gone && c->pipe)
 			asc_pipe_reset(c->pipe);
 	}
@@ -523,7 +532,6 @@ static int launch_sync_call(struct asc_pipe *pipe, int flags)
 static int launch_ticket(struct asc_core *c, struct core_lane *ln,
 			 const struct core_item *it)
 {
-	unsigned int i = it->event * ASC_EVENT_IDS_MAX + it->id;
 	int ret, err;
 
 	pthread_mutex_lock(c->lock);
@@ -541,7 +549,7 @@ static int launch_ticket(struct asc_core *c, struct core_lane *ln,
 	pthread_mutex_lock(c->lock);
 	ln->block = CORE_RUNS;
 	if (!err)
-		(it->set ? c->flag_sets : c->flag_waits)[i]++;
+		asc_core_count_flag(c, it);
 	pthread_mutex_unlock(c->lock);
 	return err;
 }
@@ -557,14 +565,15 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 	case CORE_TICKET:
 		err = launch_ticket(c, ln, it);
 		if (err)
-			asc_core_call_fail(c, err, "#%lu %s_flag(%s, %d) on %s",
+			asc_core_site_fail(c, &it->site, "error", err, NULL,
+					   "#%lu %s_flag(%s, %d) on %s",
 					   it->seq, it->set ? "set" : "wait",
 					   asc_hard_event_name(it->event),
 					   it->id, pipe);
 		return;
 	case CORE_CROSS_SET:
 		if (asc_pipe_cross_set(c->pipe, it->id, it->event, ln->pipe_id)) {
-			asc_core_call_fail(c, errno,
+			asc_core_site_fail(c, &it->site, "error", errno, NULL,
 					   "#%lu cross_set_flag(%d, mode %d) on %s",
 					   it->seq, it->id, it->event, pipe);
 			return;
@@ -577,7 +586,8 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 		err = launch_block(c, ln, CORE_BLOCK_CROSS, it->id, 0,
 				   asc_pipe_cross_wait, it->id);
 		if (err)
-			asc_core_call_fail(c, err, "#%lu cross_wait_flag(%d) on %s",
+			asc_core_site_fail(c, &it->site, "error", err, NULL,
+					   "#%lu cross_wait_flag(%d) on %s",
 					   it->seq, it->id, pipe);
 		return;
 	case CORE_GM_SET:
@@ -761,6 +771,30 @@ ASC_API int asc_core_sync_all_aiv(struct asc_core *c)
 	return launch_sync_all(c, true);
 }
 
+ASC_API int asc_core_cross_set_flag_at(struct asc_core *c, int flag_id,
+				       int mode, int pipe_id, const char *file,
+				       int line)
+{
+	CORE_AT(int, asc_core_cross_set_flag(c, flag_id, mode, pipe_id));
+}
+
+ASC_API int asc_core_cross_wait_flag_at(struct asc_core *c, int flag_id,
+					int pipe_id, const char *file, int line)
+{
+	CORE_AT(int, asc_core_cross_wait_flag(c, flag_id, pipe_id));
+}
+
+ASC_API int asc_core_sync_all_at(struct asc_core *c, const char *file, int line)
+{
+	CORE_AT(int, asc_core_sync_all(c));
+}
+
+ASC_API int asc_core_sync_all_aiv_at(struct asc_core *c, const char *file,
+				     int line)
+{
+	CORE_AT(int, asc_core_sync_all_aiv(c));
+}
+
 ASC_API int asc_core_block_idx(struct asc_core *c)
 {
 	return c ? c->block_idx : asc_einval();
@@ -820,7 +854,7 @@ static void *launch_core_main(void *arg)
 	struct asc_launch *l = c->launch;
 	bool run;
 
-	if (!asc_core_setup(c, l->attr) && !launch_join(c))
+	if (!asc_core_setup(c, l->attr) && !launch_join(c) && !asc_que_setup(c))
 		launch_attach(c);
 	pthread_mutex_lock(&l->lock);
 	l->joined++;
@@ -867,7 +901,6 @@ static int launch_open(struct asc_launch *l)
 
 static int launch_add_cores(struct asc_launch *l)
 {
-	size_t nflags = ASC_HARD_EVENT_COUNT * ASC_EVENT_IDS_MAX;
 	struct asc_core *c;
 	unsigned int i;
 
@@ -882,10 +915,6 @@ static int launch_add_cores(struct asc_launch *l)
 		c->launch = l;
 		c->lock = &l->lock;
 		c->index = i;
-		c->flag_sets = calloc(nflags, sizeof(*c->flag_sets));
-		c->flag_waits = calloc(nflags, sizeof(*c->flag_waits));
-		if (!c->flag_sets || !c->flag_waits)
-			return -1;
 	}
 	return 0;
 }

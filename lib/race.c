@@ -88,6 +88,15 @@ struct race_clock {
 	uint32_t t[RACE_CLOCKS];
 };
 
+/* A named region of memory: bytes [lo, hi). */
+#define RACE_REGIONS	8
+
+struct race_region {
+	uintptr_t lo;
+	uintptr_t hi;
+	const char *name;
+};
+
 
 enum race_kind {
 	RACE_WORK,
@@ -111,6 +120,8 @@ struct race_item {
 	int id;
 	unsigned long mark;
 	char *what;
+	struct asc_race_site site;
+	bool after_wait;
 	unsigned int nacc;
 	struct asc_race_span acc[];
 };
@@ -134,6 +145,7 @@ struct race_lane {
 struct race_set_run {
 	struct race_clock clock;
 	unsigned long seq;
+	struct asc_race_site site;
 };
 
 /*
@@ -142,8 +154,9 @@ struct race_set_run {
  *	(at most one unless a double set was reported).
  * @qhead, @qlen, @qcap: the ring @q.
  * @sets_run, @waits_run: how many have run.
- * @set_seq: the last set that ran.
- * @wait_seq, @wait_pos: the last wait that ran, and its position.
+ * @set_seq: the last set that ran, @set_site its call site.
+ * @wait_seq, @wait_pos: the last wait that ran, and its position;
+ *	@wait_site its call site, @wait_clock its clock.
  */
 struct race_flag {
 	struct race_set_run *q;
@@ -153,8 +166,11 @@ struct race_flag {
 	uint32_t sets_run;
 	uint32_t waits_run;
 	unsigned long set_seq;
+	struct asc_race_site set_site;
 	unsigned long wait_seq;
 	uint32_t wait_pos;
+	struct asc_race_site wait_site;
+	struct race_clock wait_clock;
 };
 
 /*
@@ -169,6 +185,7 @@ struct race_rec {
 	unsigned long seq;
 	char *name;
 	char *what;
+	struct asc_race_site site;
 };
 
 /*
@@ -182,6 +199,8 @@ struct race_rec {
  * @report: the findings.
  * @err: the errno of the first finding, 0 while there is none.
  * @tap: see asc_race_tap(), with @tap_ctx.
+ * @site: the call site of the instructions issued now.
+ * @region: named regions of memory (asc_race_region()), @nregion.
  */
 struct asc_race {
 	struct race_lane lane[RACE_LANES];
@@ -193,6 +212,9 @@ struct asc_race {
 	int err;
 	void (*tap)(void *ctx, const struct asc_race_ran *ran);
 	void *tap_ctx;
+	struct asc_race_site site;
+	struct race_region region[RACE_REGIONS];
+	unsigned int nregion;
 };
 
 static int race_lane_of(int pipe_id)
@@ -340,21 +362,42 @@ static void race_clock_join(struct race_clock *c, const struct race_clock *o)
 			c->t[i] = o->t[i];
 }
 
+/* "#5 add at x.c:4": an instruction, with its name and site if any. */
+static void race_ref(char *buf, size_t len, unsigned long seq, const char *what,
+		     const struct asc_race_site *site)
+{
+	int n = snprintf(buf, len, "#%lu%s%s", seq, what ? " " : "",
+			 what ? what : "");
+
+	if (site->file && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " at %s:%d", site->file, site->line);
+}
+
 static const char *race_verb(bool write)
 {
 	return write ? "writes" : "reads";
 }
 
-/* "name" [0x1000+64], or just the range for an access without a name. */
-static void race_range(char *buf, size_t len, const char *name, uintptr_t lo,
-		     uintptr_t hi)
+/*
+ * "name" [0x1000+64], or just the range for an access without a name; in
+ * a named region, by its offset there: "name" [UB+0x400+64].
+ */
+static void race_range(const struct asc_race *race, char *buf, size_t len,
+		       const char *name, uintptr_t lo, uintptr_t hi)
 {
+	char where[64];
+	unsigned int i;
+
+	snprintf(where, sizeof(where), "%#lx", (unsigned long)lo);
+	for (i = 0; i < race->nregion; i++)
+		if (lo >= race->region[i].lo && lo < race->region[i].hi)
+			snprintf(where, sizeof(where), "%s+0x%lx", race->region[i].name,
+				 (unsigned long)(lo - race->region[i].lo));
 	if (name)
-		snprintf(buf, len, "\"%s\" [%#lx+%lu]", name, (unsigned long)lo,
+		snprintf(buf, len, "\"%s\" [%s+%lu]", name, where,
 			 (unsigned long)(hi - lo));
 	else
-		snprintf(buf, len, "[%#lx+%lu]", (unsigned long)lo,
-			 (unsigned long)(hi - lo));
+		snprintf(buf, len, "[%s+%lu]", where, (unsigned long)(hi - lo));
 }
 
 static bool race_same_name(const char *a, const char *b)
@@ -366,19 +409,20 @@ static void race_report_race(struct asc_race *race, const struct race_rec *r,
 			   int lane, const struct race_item *it,
 			   const struct asc_race_span *a)
 {
-	char first[160], second[160];
+	char first[160], second[160], ra[128], rb[128];
 
-	race_range(first, sizeof(first), r->name, r->range.lo, r->range.hi);
+	race_range(race, first, sizeof(first), r->name, r->range.lo, r->range.hi);
 	if (race_same_name(r->name, a->name) && r->range.lo == a->lo &&
 	    r->range.hi == a->hi)
 		snprintf(second, sizeof(second), "it");
 	else
-		race_range(second, sizeof(second), a->name, a->lo, a->hi);
+		race_range(race, second, sizeof(second), a->name, a->lo, a->hi);
+	race_ref(ra, sizeof(ra), r->seq, r->what, &r->site);
+	race_ref(rb, sizeof(rb), it->seq, it->what, &it->site);
 	race_find(race, ENOLCK,
-		"missing sync: %s %s %s (#%lu %s) and %s %s %s (#%lu %s): no set/wait or barrier orders them",
-		race_lane_name(r->lane), race_verb(r->write), first, r->seq,
-		r->what, race_lane_name(lane), race_verb(a->write), second,
-		it->seq, it->what);
+		"missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
+		race_lane_name(r->lane), race_verb(r->write), first, ra,
+		race_lane_name(lane), race_verb(a->write), second, rb);
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
@@ -417,6 +461,7 @@ static int race_keep(struct asc_race *race, const struct race_item *it,
 		.pos = it->pos, .seq = it->seq,
 		.name = a->name ? strdup(a->name) : NULL,
 		.what = strdup(it->what),
+		.site = it->site,
 	};
 	if ((a->name && !r->name) || !r->what) {
 		race_rec_free(&r->range);
@@ -477,17 +522,21 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 	int dst = race_dst(it->event);
 	/* A wait on S is over before the scalar issues anything after it. */
 	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
+	char now[128], prev[128], wait[128];
 
+	race_ref(now, sizeof(now), it->seq, it->what, &it->site);
+	race_ref(prev, sizeof(prev), f->set_seq, NULL, &f->set_site);
+	race_ref(wait, sizeof(wait), f->wait_seq, NULL, &f->wait_site);
 	if (f->sets_run && f->waits_run < f->sets_run)
 		race_find(race, EBUSY,
-			"possible double set: %s sets %s id %d (#%lu) before its previous set (#%lu) was waited for: no wait for it is ordered before it",
+			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: no wait for it is ordered before it",
 			race_lane_name(lane), race_event_name(it->event), it->id,
-			it->seq, f->set_seq);
+			now, prev);
 	else if (f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c))
 		race_find(race, EBUSY,
-			"possible double set: %s sets %s id %d (#%lu) before its previous set (#%lu) was waited for: nothing orders %s's wait (#%lu) before it",
+			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: nothing orders %s's wait (%s) before it",
 			race_lane_name(lane), race_event_name(it->event), it->id,
-			it->seq, f->set_seq, race_lane_name(dst), f->wait_seq);
+			now, prev, race_lane_name(dst), wait);
 
 	if (f->qlen == f->qcap) {
 		uint32_t cap = f->qcap ? 2 * f->qcap : 2, i;
@@ -503,10 +552,11 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 		f->qcap = cap;
 	}
 	f->q[(f->qhead + f->qlen++) % f->qcap] = (struct race_set_run){
-		.clock = *c, .seq = it->seq,
+		.clock = *c, .seq = it->seq, .site = it->site,
 	};
 	f->sets_run++;
 	f->set_seq = it->seq;
+	f->set_site = it->site;
 	return 0;
 }
 
@@ -529,6 +579,12 @@ static int race_step(struct asc_race *race, int lane)
 		f = race_flag_get(race, it->event, it->id);
 		if (!f)
 			return -1;
+	}
+	/* A queue's set waits until its flag's previous set was taken. */
+	if (it->kind == RACE_SET && it->after_wait) {
+		if (f->qlen)
+			return 0;
+		race_clock_join(&c, &f->wait_clock);
 	}
 	if (it->kind == RACE_WAIT) {
 		if (!f->qlen)
@@ -560,6 +616,8 @@ static int race_step(struct asc_race *race, int lane)
 		f->waits_run++;
 		f->wait_seq = it->seq;
 		f->wait_pos = it->pos;
+		f->wait_site = it->site;
+		f->wait_clock = c;
 		break;
 	case RACE_NOP:
 		break;
@@ -587,6 +645,54 @@ static const struct race_item *race_pending_set(struct asc_race *race, int event
 	return NULL;
 }
 
+/* The first pending wait of (@event, @id) on its destination lane, or NULL. */
+static const struct race_item *race_pending_wait(struct asc_race *race, int event,
+					     int id)
+{
+	const struct race_item *it;
+
+	for (it = race->lane[race_dst(event)].head; it; it = it->next)
+		if (it->kind == RACE_WAIT && it->event == event && it->id == id)
+			return it;
+	return NULL;
+}
+
+/* The lane @lane's first instruction waits for: a set's, or a wait's. */
+static int race_blocker(const struct asc_race *race, int lane)
+{
+	const struct race_item *w = race->lane[lane].head;
+
+	return w->kind == RACE_SET ? race_dst(w->event) : race_src(w->event);
+}
+
+/*
+ * A deadlock line for a queue's set that waits forever for the wait of
+ * its flag's previous set.  Return: the lane it waits behind, or -1.
+ */
+static int race_stuck_set(struct asc_race *race, int lane, const char *when)
+{
+	const struct race_item *w = race->lane[lane].head;
+	const struct race_item *s = race_pending_wait(race, w->event, w->id);
+	int dst = race_dst(w->event);
+	char why[320], rw[128], rs[128], rh[128];
+
+	race_ref(rw, sizeof(rw), w->seq, w->what, &w->site);
+	if (s) {
+		race_ref(rs, sizeof(rs), s->seq, s->what, &s->site);
+		race_ref(rh, sizeof(rh), race->lane[dst].head->seq,
+			 race->lane[dst].head->what, &race->lane[dst].head->site);
+		snprintf(why, sizeof(why),
+			 "the wait for its previous set (%s) is queued on %s behind %s's wait (%s)",
+			 rs, race_lane_name(dst), race_lane_name(dst), rh);
+	} else {
+		snprintf(why, sizeof(why), "no wait takes its previous set");
+	}
+	race_find(race, EDEADLK, "deadlock: %s%s%s waits forever to set %s id %d (%s): %s",
+		when ? when : "", when ? ", " : "", race_lane_name(lane),
+		race_event_name(w->event), w->id, rw, why);
+	return s ? dst : -1;
+}
+
 /*
  * One line of a deadlock report: @lane waits forever at its first
  * instruction.  Return: the lane it waits behind, or -1.
@@ -596,18 +702,24 @@ static int race_stuck_line(struct asc_race *race, int lane, const char *when)
 	const struct race_item *w = race->lane[lane].head;
 	const struct race_item *s = race_pending_set(race, w->event, w->id);
 	int src = race_src(w->event);
-	char why[160];
+	char why[320], rw[128], rs[128], rh[128];
 
-	if (s)
+	if (w->kind == RACE_SET)
+		return race_stuck_set(race, lane, when);
+	race_ref(rw, sizeof(rw), w->seq, w->what, &w->site);
+	if (s) {
+		race_ref(rs, sizeof(rs), s->seq, s->what, &s->site);
+		race_ref(rh, sizeof(rh), race->lane[src].head->seq,
+			 race->lane[src].head->what, &race->lane[src].head->site);
 		snprintf(why, sizeof(why),
-			 "its set (#%lu) is queued on %s behind %s's wait (#%lu)",
-			 s->seq, race_lane_name(src), race_lane_name(src),
-			 race->lane[src].head->seq);
-	else
+			 "its set (%s) is queued on %s behind %s's wait (%s)",
+			 rs, race_lane_name(src), race_lane_name(src), rh);
+	} else {
 		snprintf(why, sizeof(why), "no set of it was issued");
-	race_find(race, EDEADLK, "deadlock: %s%s%s waits forever for %s id %d (#%lu): %s",
+	}
+	race_find(race, EDEADLK, "deadlock: %s%s%s waits forever for %s id %d (%s): %s",
 		when ? when : "", when ? ", " : "", race_lane_name(lane),
-		race_event_name(w->event), w->id, w->seq, why);
+		race_event_name(w->event), w->id, rw, why);
 	return s ? src : -1;
 }
 
@@ -633,14 +745,14 @@ static void race_find_cycle(struct asc_race *race)
 	const struct race_item *w;
 	unsigned int seen;
 	int start, lane, src;
-	char text[384];
+	char text[640], rw[128];
 	size_t len = 0;
 
 	for (start = 0; start < RACE_LANES; start++) {
 		seen = 0;
 		for (lane = start; race->lane[lane].head; lane = src) {
 			seen |= 1u << lane;
-			src = race_src(race->lane[lane].head->event);
+			src = race_blocker(race, lane);
 			if (src == RACE_S || !race->lane[src].head)
 				break;
 			if (seen & (1u << src))
@@ -655,11 +767,14 @@ cycle:
 	lane = start;
 	do {
 		w = race->lane[lane].head;
-		src = race_src(w->event);
+		src = race_blocker(race, lane);
+		race_ref(rw, sizeof(rw), w->seq, w->what, &w->site);
 		len += snprintf(text + len, sizeof(text) - len,
-				"%s waits forever for %s id %d (#%lu), set by %s",
+				w->kind == RACE_SET ?
+				"%s waits forever to set %s id %d (%s) until %s takes its previous set" :
+				"%s waits forever for %s id %d (%s), set by %s",
 				len ? ", which" : race_lane_name(lane),
-				race_event_name(w->event), w->id, w->seq,
+				race_event_name(w->event), w->id, rw,
 				race_lane_name(src));
 		if (len >= sizeof(text))
 			len = sizeof(text) - 1;
@@ -706,6 +821,7 @@ static int race_issue(struct asc_race *race, int lane, struct race_item *it)
 		it->issue.t[RACE_S] = race->s_pub;
 	}
 	it->pos = ++l->issued;
+	it->site = race->site;
 	*l->tail = it;
 	l->tail = &it->next;
 	if (race_settle(race))
@@ -813,6 +929,33 @@ int asc_race_lane(int pipe_id)
 int asc_race_flag(struct asc_race *race, bool set, unsigned long seq, int event,
 		int id)
 {
+	return asc_race_flag_named(race, set, seq, event, id, NULL);
+}
+
+void asc_race_site(struct asc_race *race, const char *file, int line)
+{
+	race->site.file = file;
+	race->site.line = file ? line : 0;
+}
+
+int asc_race_region(struct asc_race *race, uintptr_t lo, uintptr_t hi,
+		    const char *name)
+{
+	if (race->nregion == RACE_REGIONS)
+		return race_fail(ENOSPC);
+	race->region[race->nregion++] = (struct race_region){ lo, hi, name };
+	return 0;
+}
+
+int asc_race_flag_named(struct asc_race *race, bool set, unsigned long seq,
+			int event, int id, const char *what)
+{
+	return asc_race_flag_que(race, set, seq, event, id, what, false);
+}
+
+int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
+		      int event, int id, const char *what, bool after_wait)
+{
 	struct race_item *it;
 	int src, dst;
 
@@ -829,6 +972,14 @@ int asc_race_flag(struct asc_race *race, bool set, unsigned long seq, int event,
 		return -1;
 	it->event = event;
 	it->id = id;
+	it->after_wait = after_wait && set;
+	if (what) {
+		it->what = strdup(what);
+		if (!it->what) {
+			race_item_free(it);
+			return race_fail(ENOMEM);
+		}
+	}
 	return race_issue(race, set ? src : dst, it);
 }
 
@@ -922,6 +1073,7 @@ int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 int asc_race_leftovers(struct asc_race *race, const char *when)
 {
 	const struct race_flag *f;
+	char ref[128];
 	int event, id;
 	uint32_t i;
 
@@ -930,13 +1082,15 @@ int asc_race_leftovers(struct asc_race *race, const char *when)
 	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
 		for (id = 0; race->flags[event] && id < ASC_EVENT_IDS_MAX; id++) {
 			f = &race->flags[event][id];
-			for (i = 0; i < f->qlen; i++)
+			for (i = 0; i < f->qlen; i++) {
+				const struct race_set_run *q = &f->q[(f->qhead + i) % f->qcap];
+
+				race_ref(ref, sizeof(ref), q->seq, NULL, &q->site);
 				race_find(race, ENOLCK,
-					"missing wait: %s sets %s id %d (#%lu) and no wait takes it %s",
+					"missing wait: %s sets %s id %d (%s) and no wait takes it %s",
 					race_lane_name(race_src(event)),
-					race_event_name(event), id,
-					f->q[(f->qhead + i) % f->qcap].seq,
-					when);
+					race_event_name(event), id, ref, when);
+			}
 		}
 	}
 	return race->err ? race_fail(race->err) : 0;
@@ -946,6 +1100,7 @@ void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 {
 	const struct race_flag *f;
 	const struct race_item *it;
+	char ref[128];
 	int id, lane;
 	uint32_t i;
 
@@ -953,21 +1108,25 @@ void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 		return;
 	for (id = 0; race->flags[event] && id < ASC_EVENT_IDS_MAX; id++) {
 		f = &race->flags[event][id];
-		for (i = 0; i < f->qlen; i++)
-			asc_report_add(out, "in use: %s id %d: its flag, set by %s (#%lu), not waited for yet",
+		for (i = 0; i < f->qlen; i++) {
+			const struct race_set_run *q = &f->q[(f->qhead + i) % f->qcap];
+
+			race_ref(ref, sizeof(ref), q->seq, NULL, &q->site);
+			asc_report_add(out, "in use: %s id %d: its flag, set by %s (%s), not waited for yet",
 				       race_event_name(event), id,
-				       race_lane_name(race_src(event)),
-				       f->q[(f->qhead + i) % f->qcap].seq);
+				       race_lane_name(race_src(event)), ref);
+		}
 	}
 	for (lane = 0; lane < RACE_LANES; lane++) {
 		for (it = race->lane[lane].head; it; it = it->next) {
 			if ((it->kind != RACE_SET && it->kind != RACE_WAIT) ||
 			    it->event != event)
 				continue;
-			asc_report_add(out, "in use: %s id %d: a %s issued (#%lu), queued on %s",
+			race_ref(ref, sizeof(ref), it->seq, it->what, &it->site);
+			asc_report_add(out, "in use: %s id %d: a %s issued (%s), queued on %s",
 				       race_event_name(event), it->id,
 				       it->kind == RACE_SET ? "set" : "wait",
-				       it->seq, race_lane_name(lane));
+				       ref, race_lane_name(lane));
 		}
 	}
 }

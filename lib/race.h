@@ -31,6 +31,16 @@ struct asc_race;
 #define ASC_RACE_ISSUE	7
 #define ASC_RACE_CLOCKS	8
 
+/*
+ * struct asc_race_site - where the kernel made an instruction: @file (the
+ * caller keeps it alive as long as the detector) and @line; @file NULL
+ * for no site.
+ */
+struct asc_race_site {
+	const char *file;
+	int line;
+};
+
 /* An access of a work item the detector keeps: bytes [lo, hi). */
 struct asc_race_span {
 	uintptr_t lo;
@@ -73,6 +83,17 @@ const char *asc_race_report(const struct asc_race *race);
 char *asc_race_take_report(struct asc_race *race);
 
 /*
+ * The call site of the instructions issued from now on (asc_race_site)
+ * and the name of a region of memory in reports (asc_race_region): an
+ * access in [@lo, @hi) is printed as "NAME+OFFSET+SIZE" rather than by
+ * its address; @name lives as long as the detector.  Up to 8 regions;
+ * asc_race_region() returns 0, or -1 with errno ENOSPC.
+ */
+void asc_race_site(struct asc_race *race, const char *file, int line);
+int asc_race_region(struct asc_race *race, uintptr_t lo, uintptr_t hi,
+		    const char *name);
+
+/*
  * Issue @what with its accesses to @pipe_id (a pipe: S runs it at once)
  * as instruction @seq.  Return: its position on the pipe (1, 2, ...).
  */
@@ -111,6 +132,17 @@ int asc_race_lane(int pipe_id);
  */
 int asc_race_flag(struct asc_race *race, bool set, unsigned long seq, int event,
 		int id);
+
+/*
+ * asc_race_flag() of a set or wait a call @what made ("inQueueX.enque").
+ * asc_race_flag_que() with @after_wait: a queue's set, which runs only
+ * once the flag's previous set was taken, and after that wait (see
+ * "Queues and the IDs they reuse" in que.c).
+ */
+int asc_race_flag_named(struct asc_race *race, bool set, unsigned long seq,
+			int event, int id, const char *what);
+int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
+		      int event, int id, const char *what, bool after_wait);
 
 /*
  * pipe_barrier(@pipe_id) as instruction @seq: on one pipe other than S

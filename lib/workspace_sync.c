@@ -222,6 +222,26 @@ ASC_API int asc_core_sync_all_gm(struct asc_core *c, void *gm_workspace,
 	return asc_core_pipe_barrier(c, ASC_PIPE_ALL);
 }
 
+ASC_API int asc_core_ib_set_at(struct asc_core *c, void *gm_workspace,
+			       int block_idx, int event_id, const char *file,
+			       int line)
+{
+	CORE_AT(int, asc_core_ib_set(c, gm_workspace, block_idx, event_id));
+}
+
+ASC_API int asc_core_ib_wait_at(struct asc_core *c, void *gm_workspace,
+				int block_idx, int event_id, const char *file,
+				int line)
+{
+	CORE_AT(int, asc_core_ib_wait(c, gm_workspace, block_idx, event_id));
+}
+
+ASC_API int asc_core_sync_all_gm_at(struct asc_core *c, void *gm_workspace,
+				    int used_cores, const char *file, int line)
+{
+	CORE_AT(int, asc_core_sync_all_gm(c, gm_workspace, used_cores));
+}
+
 static bool gm_reached(const struct core_item *it)
 {
 	unsigned int i;

@@ -131,6 +131,41 @@ TEST(core_calls)
 	errno = 0;
 	EXPECT_EQ(NULL, asc_core_pipe(NULL));
 	EXPECT_EQ(EINVAL, errno);
+	/* The plain functions, without the call-site macros. */
+	EXPECT_EINVAL((asc_core_set_flag)(NULL, ASC_HARD_EVENT_MTE2_V, 0));
+	EXPECT_EINVAL((asc_core_reset)(NULL));
+	EXPECT_EINVAL(asc_core_set_flag_at(NULL, ASC_HARD_EVENT_MTE2_V, 0, NULL, 0));
+}
+
+TEST(queue_calls)
+{
+	struct asc_local t = { 0 };
+	size_t size = 1;
+
+	errno = 0;
+	EXPECT_EQ(NULL, asc_core_tque(NULL, ASC_POS_VECIN, 2, "q"));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(NULL, asc_core_tque_bind(NULL, ASC_POS_VECIN, ASC_POS_VECOUT, 2, "q"));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(NULL, asc_core_tbuf(NULL, ASC_POS_VECCALC, "b"));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(NULL, asc_core_local_mem(NULL, ASC_MEM_UB, &size));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(1U, size);
+	EXPECT_EINVAL(asc_core_init_buffer(NULL, NULL, 1, 32));
+	EXPECT_EINVAL(asc_core_alloc_tensor(NULL, NULL, &t));
+	EXPECT_EINVAL(asc_core_enque(NULL, NULL, &t));
+	EXPECT_EINVAL(asc_core_deque(NULL, NULL, &t));
+	EXPECT_EINVAL(asc_core_deque_tensor(NULL, NULL, &t));
+	EXPECT_EINVAL(asc_core_free_tensor(NULL, NULL, &t));
+	EXPECT_EINVAL(asc_core_tbuf_get(NULL, NULL, 0, &t));
+	EXPECT_EINVAL(asc_core_tbuf_get_with_offset(NULL, NULL, 32, 0, &t));
+	EXPECT_EINVAL(asc_core_tpipe_init(NULL));
+	EXPECT_EINVAL(asc_core_tpipe_destroy(NULL));
+	EXPECT_EINVAL((asc_core_alloc_tensor)(NULL, NULL, &t));
 }
 
 TEST(close_null_keeps_errno)
