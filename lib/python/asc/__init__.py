@@ -28,7 +28,7 @@ from .enums import HardEvent, KernelType, PipeID, TPosition, check_libasc
 from .errors import (AscError, CancelledError, DeadlockError, DoubleSetError,
                      EventIDExhaustedError, EventIDInUseError,
                      EventIDNotAllocatedError, InvalidArgumentError, MissingSyncError,
-                     WrongPipeError)
+                     QueueError, WrongPipeError)
 from .ops import add, bilinear_interpolation, data_copy, duplicate, mul, muls
 from .runtime import (JITFunction, get_block_idx, get_block_num, get_sub_block_idx,
                       get_sub_block_num, jit)
@@ -38,6 +38,7 @@ from .tensor import (DataType, GlobalAddress, GlobalTensor, LocalTensor, double,
                      float16, float32, float64, float_, half, int8, int16, int32,
                      int64, int_, uint8, uint16, uint32, uint64)
 from .tpipe import TPipe, get_tpipe_ptr
+from .tque import TBuf, TQue, TQueBind
 
 check_libasc(_libasc.lib)
 
@@ -54,7 +55,8 @@ __all__ = [
     "AscError", "CancelledError", "ConstExpr", "DataType", "DeadlockError", "DoubleSetError",
     "EventIDExhaustedError", "EventIDInUseError", "EventIDNotAllocatedError",
     "GlobalAddress", "GlobalTensor", "HardEvent", "InvalidArgumentError", "JITFunction",
-    "KernelType", "LocalTensor", "MissingSyncError", "PipeID", "TPipe", "TPosition",
+    "KernelType", "LocalTensor", "MissingSyncError", "PipeID", "QueueError", "TBuf", "TPipe",
+    "TPosition", "TQue", "TQueBind",
     "WrongPipeError", "add", "bilinear_interpolation", "cross_core_set_flag", "cross_core_wait_flag", "data_copy",
     "double", "duplicate", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_sub_block_idx", "get_sub_block_num", "get_tpipe_ptr", "half",

@@ -11,10 +11,12 @@ set_value run on S and declare the element they touch.
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Optional, Union
 
 import numpy as np
 
+from . import _libasc
 from .enums import PipeID, TPosition
 from .runtime import issue, current_core
 
@@ -196,33 +198,62 @@ class LocalTensor(_Tensor):
         self._check_fits("LocalTensor")
 
     def _set(self, core, np_dtype: np.dtype, pos: TPosition, addr: int, nbytes: int,
-             buf: Optional[Any], label: Optional[str]) -> None:
+             buf: Optional[Any], label: Optional[str], mem: Optional[np.ndarray] = None,
+             local: Optional[_libasc.Local] = None) -> None:
         self._core = core
+        #: The bytes of the local memory the tensor is in (the Unified Buffer).
+        self._mem = core.ub if mem is None else mem
         self._np = np.dtype(np_dtype)
         self.pos = pos
+        #: Byte offset in that memory.
         self.addr = addr
         self.nbytes = nbytes
         #: The queue's or TBuf's buffer that handed the tensor out, or None.
         self.buf = buf
         self.label = label
+        #: libasc's struct asc_local of that buffer, or None.
+        self._local = local
 
     @classmethod
     def _make(cls, core, np_dtype: np.dtype, pos: TPosition, addr: int, nbytes: int,
-              buf: Optional[Any] = None, label: Optional[str] = None) -> "LocalTensor":
+              buf: Optional[Any] = None, label: Optional[str] = None,
+              mem: Optional[np.ndarray] = None,
+              local: Optional[_libasc.Local] = None) -> "LocalTensor":
         """A tensor at ``addr`` (used by the queues), without the checks of __init__."""
         t = cls.__new__(cls)
-        t._set(core, np_dtype, pos, addr, nbytes, buf, label)
+        t._set(core, np_dtype, pos, addr, nbytes, buf, label, mem, local)
         return t
 
     def _copy(self) -> "LocalTensor":
         return LocalTensor._make(self._core, self._np, self.pos, self.addr, self.nbytes,
-                                 self.buf, self.label)
+                                 self.buf, self.label, self._mem, self._local)
+
+    def _become(self, other: "LocalTensor") -> None:
+        """Take ``other``'s address, length, position and buffer (pyasc's in-place forms)."""
+        self._set(other._core, other._np, other.pos, other.addr, other.nbytes, other.buf,
+                  other.label, other._mem, other._local)
+
+    def _as_local(self) -> _libasc.Local:
+        """The struct asc_local libasc knows the tensor by: its part of its buffer,
+        or, for a tensor made at an address, its bytes alone."""
+        base = self._local
+        if base is None:
+            return _libasc.Local(addr=self._mem.ctypes.data + self.addr, size=self.nbytes,
+                                 pos=int(self.pos), mem=_libasc.MEM_UB, offset=self.addr,
+                                 buf=-1)
+        part = _libasc.Local()
+        off = self.addr - int(base.offset)
+        if off < 0 or _libasc.lib.asc_local_sub(ctypes.byref(base), off, self.nbytes,
+                                                ctypes.byref(part)) < 0:
+            return base
+        return part
 
     def _check_fits(self, api: str) -> None:
-        ub = self._core.ub.size
-        if self.nbytes <= 0 or self.addr + self.nbytes > ub:
+        size = self._mem.size
+        if self.nbytes <= 0 or self.addr + self.nbytes > size:
+            where = "Unified Buffer" if self._mem is self._core.ub else "local memory"
             raise ValueError(f"{api}: {self.nbytes} bytes at {self.addr} do not fit "
-                             f"the {ub}-byte Unified Buffer")
+                             f"the {size}-byte {where}")
 
     @property
     def name(self) -> str:
@@ -230,8 +261,11 @@ class LocalTensor(_Tensor):
         return self.label or f"{self.pos.name}@{self.addr}"
 
     def _view(self) -> np.ndarray:
+        if not self._core.alive:
+            raise RuntimeError(f"{self.name}: a LocalTensor is local memory of its kernel's "
+                               "core: it is gone once the kernel has returned")
         n = self.nbytes // self._np.itemsize
-        return self._core.ub[self.addr:self.addr + n * self._np.itemsize].view(self._np)
+        return self._mem[self.addr:self.addr + n * self._np.itemsize].view(self._np)
 
     def get_position(self) -> TPosition:
         """The tensor's TPosition."""
@@ -279,14 +313,13 @@ class LocalTensor(_Tensor):
         if int(offset) < 0 or addr % self._np.itemsize:
             raise ValueError(f"set_addr_with_offset: offset {offset} of {src.name} is not "
                              f"a multiple of {self._np.itemsize} bytes from its start")
-        old = (self.addr, self.nbytes, self.pos, self.buf, self.label, self._core)
-        self.addr, self.nbytes, self.pos = addr, src.nbytes, src.pos
-        self.buf, self._core = src.buf, src._core
-        self.label = f"{src.label}+{int(offset)}" if src.label else None
+        old = self._copy()
+        self._become(src)
+        self._np, self.addr = old._np, addr
         try:
             self._check_fits("set_addr_with_offset")
         except ValueError:
-            self.addr, self.nbytes, self.pos, self.buf, self.label, self._core = old
+            self._become(old)
             raise
 
     def _buffer(self, api: str) -> Any:
