@@ -154,14 +154,16 @@ struct asc_pipe;
  * The node is opened O_RDWR | O_CLOEXEC.  The new TPipe has no ID allocated
  * and no flag set, and shares nothing with any other open of the device
  * (but a child created by fork(2) shares its parent's pipes: same open
- * file, same TPipe).  The library asks the device what it is and refuses
- * one it does not know.
+ * file, same TPipe).  An explicit @path is used as given.  The library
+ * asks the device what it is (ASC_EVENT_IOC_INFO) and refuses one it does
+ * not know.  Nothing is left open on failure.
  *
  * Return: the new pipe, or NULL with errno set: ENOMEM; any error of
  * open(2) (ENOENT when the node does not exist, EACCES...); ENOTTY when
- * @path is not an event device; EPROTO when the device reports an ABI
- * version other than the one libasc was built for, a number of HardEvents
- * other than ASC_HARD_EVENT_COUNT, or a number of IDs outside 1..64.
+ * @path is not an event device (a regular file, /dev/null...); EPROTO
+ * when the device reports an ABI version other than the one libasc was
+ * built for, a number of HardEvents other than ASC_HARD_EVENT_COUNT, or a
+ * number of IDs outside 1..64.
  */
 struct asc_pipe *asc_pipe_open(const char *path);
 
@@ -231,7 +233,7 @@ int asc_pipe_reset_leftovers(struct asc_pipe *pipe, unsigned int *ids_held,
  * Return: 0, or -1 with errno set: EINVAL for a NULL @pipe or a @pipe_id
  * that is neither a pipe nor ASC_PIPE_NONE; EBUSY when another live thread
  * is bound to @pipe_id on this TPipe (nothing changes); ENOTTY when the
- * driver predates pipe roles.
+ * driver predates pipe roles (no ASC_EVENT_FEATURE_CHECKED).
  */
 int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
 
@@ -251,9 +253,9 @@ int asc_pipe_bind(struct asc_pipe *pipe, int pipe_id);
  * then that of a driver without checked mode.  Double sets (EBUSY) and
  * releases of a free ID (ENOENT) are errors either way.
  *
- * Writes the whole mode of the TPipe in one ioctl, ASC_MODE_CHECKED or 0
- * (so it also turns strict IDs off, see asc_pipe_set_mode()), for all the
- * threads of the TPipe.  Choose the mode before threads bind to pipes: it
+ * Writes the whole mode of the TPipe in one ASC_EVENT_IOC_SET_MODE,
+ * without reading it first, ASC_MODE_CHECKED or 0 (so it also turns strict
+ * IDs off, see asc_pipe_set_mode()), for all the threads of the TPipe.  Choose the mode before threads bind to pipes: it
  * cannot change while one is bound, so that no check depends on when the
  * change lands.
  *
@@ -284,16 +286,20 @@ int asc_pipe_set_mode(struct asc_pipe *pipe, int mode);
  * asc_pipe_mode() - the mode of a TPipe.
  * @pipe: the pipe.
  *
+ * One ASC_EVENT_IOC_GET_MODE.
+ *
  * Return: the ASC_MODE_* bits of @pipe (0 when checked mode is off; bits
- * a later driver may add are passed on, but for bit 31), or -1 with errno
- * set: EINVAL for a NULL @pipe; ENOTTY when the driver predates checked
- * mode.
+ * a later driver may add are passed on, but for bit 31, left out so that
+ * the result stays positive), or -1 with errno set: EINVAL for a NULL
+ * @pipe; ENOTTY when the driver predates checked mode.
  */
 int asc_pipe_mode(struct asc_pipe *pipe);
 
 /**
  * asc_pipe_checked() - whether checked mode of a TPipe is on.
  * @pipe: the pipe.
+ *
+ * One ASC_EVENT_IOC_GET_MODE.
  *
  * Return: 1 when checked mode is on, 0 when it is off, or -1 with errno
  * set: EINVAL for a NULL @pipe; ENOTTY when the driver predates checked
@@ -431,8 +437,10 @@ int asc_wait_flag(struct asc_pipe *pipe, int event, int id);
  *
  * As asc_wait_flag(), but gives up after @timeout_ns.  The timeout is
  * turned into an absolute CLOCK_MONOTONIC deadline once, before the
- * ioctl, so a wait restarted after a signal keeps its original deadline.
- * A deadline beyond the range of the clock waits forever.
+ * ioctl, so a wait restarted after a signal keeps its original deadline:
+ * the uAPI's ASC_EVENT_WAIT_FOREVER for a negative @timeout_ns, 0 (in the
+ * past) for 0, else now plus @timeout_ns.  A deadline beyond the range of
+ * the clock (a sum that does not fit in 64 bits) waits forever.
  *
  * Only a wait that waits forever (a negative @timeout_ns, or a deadline
  * beyond the range of the clock) takes part in deadlock detection: a wait
@@ -452,7 +460,8 @@ int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
  *
  * The module parameter event_ids of the driver at the time the pipe was
  * opened (8 by default, 4 emulates the older training chips); valid IDs
- * are 0..asc_event_ids() - 1.  It never changes for the life of the pipe.
+ * are 0..asc_event_ids() - 1.  It never changes for the life of the pipe,
+ * so the call makes no system call.
  *
  * Return: 1..64, or -1 with errno EINVAL for a NULL @pipe.
  */
@@ -461,6 +470,8 @@ int asc_event_ids(struct asc_pipe *pipe);
 /**
  * asc_hard_event_name() - name of a HardEvent.
  * @event: HardEvent number.
+ *
+ * Needs no device.
  *
  * Return: the pyasc name of @event without prefix, e.g. "MTE2_V" for
  * ASC_HARD_EVENT_MTE2_V, as a static string; or NULL with errno EINVAL if
@@ -472,6 +483,8 @@ const char *asc_hard_event_name(int event);
  * asc_hard_event_from_name() - HardEvent number of a name.
  * @name: a name as returned by asc_hard_event_name(), e.g. "MTE2_V"; the
  *	match is exact and case-sensitive.
+ *
+ * Needs no device.
  *
  * Return: the ASC_HARD_EVENT_* value, or -1 with errno EINVAL if @name is
  * NULL or not a HardEvent name.
@@ -510,6 +523,8 @@ int asc_hard_event_dst_pipe(int event);
  * asc_pipe_id_name() - name of a pipe.
  * @pipe_id: an ASC_PIPE_* value.
  *
+ * Needs no device.
+ *
  * Return: the pyasc name of @pipe_id without prefix: "S", "V", "M",
  * "MTE1", "MTE2", "MTE3" or "FIX", as a static string; or NULL with errno
  * EINVAL if @pipe_id is not one of these seven pipes (ASC_PIPE_NONE and
@@ -521,6 +536,8 @@ const char *asc_pipe_id_name(int pipe_id);
  * asc_pipe_id_from_name() - pipe ID of a name.
  * @name: a name as returned by asc_pipe_id_name(), e.g. "MTE2"; the match
  *	is exact and case-sensitive.
+ *
+ * Needs no device.
  *
  * Return: the ASC_PIPE_* value, or -1 with errno EINVAL if @name is NULL
  * or not a pipe name ("NONE" is not one).
@@ -651,7 +668,10 @@ struct asc_core_attr {
  * "asc_span end core=TID.RUN pipe=PIPE n=N", where TID is the calling
  * thread, RUN counts the process's runs from 1, N is the item's
  * instruction number and NAME its @what (see asc_core_issue()), at most
- * 64 bytes, control characters as '?'.  A marker that is neither a
+ * 64 bytes, control characters as '?'.  Each set and wait a queue issues
+ * is a span too, on its pipe, named after the queue's call
+ * ("inQueueX.enque", "inQueueX.deque", "inQueueX.free_tensor",
+ * "inQueueX.alloc_tensor").  A marker that is neither a
  * regular file nor a character device, cannot be opened, or fails a
  * write is ignored from then on; it never fails the kernel.
  *
@@ -1312,7 +1332,8 @@ struct asc_local {
  * instruction (not counted).
  *
  * Return: the first byte of @mem, or NULL with errno EINVAL for a NULL
- * @core, a bad @mem or a memory the core does not have; ENOMEM.
+ * @core, a bad @mem or a memory the core does not have (nothing is
+ * stored).
  */
 void *asc_core_local_mem(struct asc_core *core, int mem, size_t *size);
 

@@ -294,14 +294,18 @@ void asc_core_count_flag(struct asc_core *c, const struct core_item *it)
 
 /*
  * Run one instruction a pipe took: work cannot fail; a set or wait the
- * driver refuses is the run's error.
+ * driver refuses is the run's error.  Return: true for a set or wait of
+ * a core of no launch that ran, for the caller to count under the lock
+ * (a launch's are counted where they run).
  */
-static void core_lane_run(struct asc_core *c, struct core_lane *l,
+static bool core_lane_run(struct asc_core *c, struct core_lane *l,
 			  const struct core_item *it)
 {
+	bool ran = false;
+
 	if (it->kind == CORE_WORK) {
 		core_work(c, l->pipe_id, it);
-		return;
+		return false;
 	}
 	/* A queue's set or wait is a span of its own, named after its call. */
 	if (it->name)
@@ -322,13 +326,12 @@ static void core_lane_run(struct asc_core *c, struct core_lane *l,
 					   core_pipe_name(l->pipe_id));
 			goto out;
 		}
-		pthread_mutex_lock(c->lock);
-		asc_core_count_flag(c, it);
-		pthread_mutex_unlock(c->lock);
+		ran = true;
 	}
 out:
 	if (it->name)
 		asc_marker_work(&c->marker, false, l->pipe_id, it->seq, it->name);
+	return ran;
 }
 
 /* Every pipe has run all it was given. */
@@ -352,7 +355,7 @@ static void *core_lane_main(void *arg)
 	struct core_lane *l = arg;
 	struct asc_core *c = l->core;
 	struct core_item it;
-	bool skip;
+	bool skip, ran;
 
 	if (asc_pipe_bind(c->pipe, l->pipe_id) < 0)
 		asc_core_call_fail(c, errno, "the thread of %s: bind to %s",
@@ -372,11 +375,12 @@ static void *core_lane_main(void *arg)
 		skip = c->err;
 		pthread_mutex_unlock(c->lock);
 
-		if (!skip)
-			core_lane_run(c, l, &it);
+		ran = !skip && core_lane_run(c, l, &it);
 		free(it.name);
 
 		pthread_mutex_lock(c->lock);
+		if (ran)
+			asc_core_count_flag(c, &it);
 		if (it.kind == CORE_TICKET) {
 			l->tk_head = (l->tk_head + 1) % ASC_EVENT_QUEUE_DEPTH;
 			l->tk_count--;
@@ -808,12 +812,13 @@ ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 static int core_tpipe_reset(struct asc_core *c, bool reset)
 {
 	const char *what = reset ? "reset" : "init";
-	char when[64], before[64];
+	char when[160], before[160], at[96];
 
 	if (asc_core_enter(c))
 		return -1;
-	snprintf(when, sizeof(when), "at %s (#%lu)", what, c->seq);
-	snprintf(before, sizeof(before), "before %s (#%lu)", what, c->seq);
+	asc_core_site_text(&c->site, at, sizeof(at));
+	snprintf(when, sizeof(when), "at %s (#%lu%s)", what, c->seq, at);
+	snprintf(before, sizeof(before), "before %s (#%lu%s)", what, c->seq, at);
 	if (asc_que_leftovers(c, when))
 		return -1;
 	if (reset && asc_que_wait_frees(c, "reset"))

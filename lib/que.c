@@ -708,8 +708,12 @@ ASC_API struct asc_que *asc_core_tque(struct asc_core *c, int pos, int depth,
 	if (!que_logic_pos(pos, &src, &dst)) {
 		if (asc_core_enter(c))
 			return NULL;
-		asc_core_call_fail(c, EINVAL, "#%lu tque(%s): position %d has no queue",
-				   c->seq, name ? name : "", pos);
+		if (que_phys(pos) == QUE_GM)
+			asc_core_call_fail(c, EINVAL, "#%lu tque(%s): %s is global memory: it has no queue",
+					   c->seq, name ? name : "", que_pos_name(pos));
+		else
+			asc_core_call_fail(c, EINVAL, "#%lu tque(%s): %d is no position",
+					   c->seq, name ? name : "", pos);
 		return NULL;
 	}
 	return que_make(c, QUE_TQUE, src, dst, depth, name, "tque");
@@ -907,6 +911,21 @@ static int que_buf_of(struct asc_core *c, struct asc_que *q, const struct asc_lo
 			again);
 }
 
+/*
+ * The start of a queue call on tensor @t of @q: que_enter(), a queue with
+ * its buffers, a tensor it handed out.  Return: its buffer's index, or -1
+ * with the run failed.
+ */
+static int que_enter_tensor(struct asc_core *c, struct asc_que *q,
+			    const struct asc_local *t, const char *op)
+{
+	if (que_enter(c, q, op) || que_usable(c, q, op, t && t->name ? t->name : NULL))
+		return -1;
+	if (!t)
+		return que_fail(c, EINVAL, q, op, NULL, NULL, "no tensor");
+	return que_buf_of(c, q, t, op);
+}
+
 /* "inQueueX[0] allocated (#5 at x.c:3), ..." for the report of a full queue. */
 static void que_list_allocated(const struct asc_que *q, struct asc_report *r)
 {
@@ -973,11 +992,7 @@ ASC_API int asc_core_enque(struct asc_core *c, struct asc_que *q,
 	struct que_buf *b;
 	int i, id;
 
-	if (que_enter(c, q, op) || que_usable(c, q, op, t && t->name ? t->name : NULL))
-		return -1;
-	if (!t)
-		return que_fail(c, EINVAL, q, op, NULL, NULL, "no tensor");
-	i = que_buf_of(c, q, t, op);
+	i = que_enter_tensor(c, q, t, op);
 	if (i < 0)
 		return -1;
 	b = &q->bufs[i];
@@ -1044,17 +1059,13 @@ ASC_API int asc_core_deque_tensor(struct asc_core *c, struct asc_que *q,
 	struct que_buf *b;
 	int i;
 
-	if (que_enter(c, q, op) || que_usable(c, q, op, t && t->name ? t->name : NULL))
+	i = que_enter_tensor(c, q, t, op);
+	if (i < 0)
 		return -1;
 	if (q->depth)
 		return que_fail(c, EINVAL, q, op, NULL, NULL,
 				"a queue of depth %d dequeues its oldest tensor (deque())",
 				q->depth);
-	if (!t)
-		return que_fail(c, EINVAL, q, op, NULL, NULL, "no tensor");
-	i = que_buf_of(c, q, t, op);
-	if (i < 0)
-		return -1;
 	b = &q->bufs[i];
 	if (b->state != BUF_ENQUE)
 		return que_fail(c, ENODATA, q, op, b->name, NULL, "it is not enqueued");
@@ -1072,11 +1083,7 @@ ASC_API int asc_core_free_tensor(struct asc_core *c, struct asc_que *q,
 	char when[128];
 	int i, id;
 
-	if (que_enter(c, q, op) || que_usable(c, q, op, t && t->name ? t->name : NULL))
-		return -1;
-	if (!t)
-		return que_fail(c, EINVAL, q, op, NULL, NULL, "no tensor");
-	i = que_buf_of(c, q, t, op);
+	i = que_enter_tensor(c, q, t, op);
 	if (i < 0)
 		return -1;
 	b = &q->bufs[i];

@@ -13,9 +13,12 @@
  *   placements, destroy() keeps them.
  * - The protocol: a double-buffered vadd through two VECIN queues and a
  *   VECOUT one, verified, in checked, strict and unchecked mode; the IDs
- *   the queues take come from the pool (a fetch sees them); depth 0,
- *   TQueBind(VECIN, VECOUT), VECCALC, TBuf get() and get_with_offset(),
- *   round robin; the trace marker names each set and wait of a queue.
+ *   the queues take come from the pool (a fetch sees them); round robin;
+ *   depth 0 (IDs held per buffer, dequeued in any order, given back by
+ *   destroy()), TQueBind(VECIN, VECOUT), VECCALC, TBuf get() and
+ *   get_with_offset(), the cube's positions; the trace marker names each
+ *   set and wait of a queue; in a launch, a queue's set that can never
+ *   reuse its ID is part of the launch's deadlock report.
  * - The checks, each error with its report: deque of an empty queue
  *   (ENODATA), enque past the depth (EOVERFLOW), free_tensor of another
  *   queue's tensor (EXDEV), freed twice or stale (ENOENT), freed while
@@ -23,7 +26,11 @@
  *   used between its enque and its deque (the detector's ENOLCK),
  *   tensors not freed or not dequeued at the end of the kernel and at a
  *   reset (ENOLCK), the pool run out by the kernel's IDs and a queue's
- *   together (ENOSPC, naming who holds them).
+ *   together (ENOSPC, naming who holds them); enqueued twice (EALREADY),
+ *   deque_tensor() of a tensor not enqueued (ENODATA), a TBuf's part past
+ *   its end, a queue in global memory, too deep, alloc_tensor() of a TBuf
+ *   (EINVAL), a hand-written wait or release of a queue's ID
+ *   (EADDRINUSE), init() without destroy() (a missing wait).
  * - The source article's hazard: a hand-written set_flag(MTE2_V, 0) while
  *   a VECIN queue holds MTE2_V ID 0 fails in checked mode with EADDRINUSE
  *   naming the queue, the same on every run; unchecked, the detector
@@ -690,7 +697,7 @@ TEST(every_misuse_of_a_queue_with_its_report)
 				TH_LOG("%s", report);
 			break;
 		case LEFT_AT_RESET:
-			EXPECT_NE(NULL, strstr(report, ") and never freed at reset (#6)"))
+			EXPECT_NE(NULL, strstr(report, ") and never freed at reset (#6 at que-run.c:"))
 				TH_LOG("%s", report);
 			break;
 		case IDS_RUN_OUT:
@@ -775,6 +782,317 @@ TEST(hand_written_id_collides_with_a_queues)
 	EXPECT_NE(NULL, strstr(report, "inQueueX.enque(inQueueX[0]): alloc_event_id(MTE2_V) at que-run.c:"))
 		TH_LOG("%s", report);
 	EXPECT_NE(NULL, strstr(report, "in use: MTE2_V id 0: its flag, set by MTE2 (#5 at que-run.c:"))
+		TH_LOG("%s", report);
+	free(report);
+}
+
+/* ---- depth 0, TQueBind, VECCALC, TBuf parts, the cube's positions ---- */
+
+struct kinds {
+	float src[TILE], dst[TILE];
+	int fetched_enq, fetched_free;	/* depth 0 holds an ID of each per buffer */
+	int retired;			/* a depth-0 queue after destroy() */
+	struct asc_local part;
+	int past_end, cube_err;
+	int bind_mem, calc_mem, cube_pos[4], cube_mem[4];
+};
+
+static void kinds_kernel(struct asc_core *core, void *arg)
+{
+	struct kinds *k = arg;
+	struct asc_que *d0, *bind, *calc, *buf, *cube[4];
+	static const int cube_at[4] = { ASC_POS_A1, ASC_POS_B2, ASC_POS_CO1, ASC_POS_C2 };
+	struct asc_local a, b, t, whole;
+	int i;
+
+	/* Depth 0, two buffers: IDs 0 and 1 of MTE2_V and V_MTE2 held. */
+	d0 = asc_core_tque(core, ASC_POS_VECIN, 0, "d0");
+	CHECK(asc_core_init_buffer(core, d0, 2, TILE * sizeof(float)));
+	k->fetched_enq = asc_core_fetch_event_id(core, MTE2_V);
+	k->fetched_free = asc_core_fetch_event_id(core, V_MTE2);
+	for (i = 0; i < 3; i++) {
+		const struct asc_access wa[] = { LOCAL(a, 1), GM(k->src, 0, "src") };
+		const struct asc_access wb[] = { LOCAL(b, 1), GM(k->src, 0, "src") };
+
+		CHECK(asc_core_alloc_tensor(core, d0, &a));
+		CHECK(asc_core_alloc_tensor(core, d0, &b));
+		CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy", a.addr, k->src,
+			       NULL, wa, 2));
+		CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy", b.addr, k->src,
+			       NULL, wb, 2));
+		CHECK(asc_core_enque(core, d0, &b));
+		CHECK(asc_core_enque(core, d0, &a));
+		/* Depth 0: the consumer names the tensor, in any order. */
+		CHECK(asc_core_deque_tensor(core, d0, &a));
+		CHECK(use(core, &a));
+		CHECK(asc_core_deque_tensor(core, d0, &b));
+		CHECK(use(core, &b));
+		CHECK(asc_core_free_tensor(core, d0, &a));
+		CHECK(asc_core_free_tensor(core, d0, &b));
+	}
+	/* TQueBind(VECIN, VECOUT): MTE2 in, MTE3 out, no V. */
+	bind = asc_core_tque_bind(core, ASC_POS_VECIN, ASC_POS_VECOUT, 1, "bind");
+	CHECK(asc_core_init_buffer(core, bind, 1, TILE * sizeof(float)));
+	for (i = 0; i < 2; i++) {
+		CHECK(asc_core_alloc_tensor(core, bind, &t));
+		k->bind_mem = t.mem;
+		{
+			const struct asc_access in[] = { LOCAL(t, 1), GM(k->src, 0, "src") };
+			const struct asc_access out[] = { LOCAL(t, 0), GM(k->dst, 1, "dst") };
+
+			CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy(t, src)",
+				       t.addr, k->src, NULL, in, 2));
+			CHECK(asc_core_enque(core, bind, &t));
+			CHECK(asc_core_deque(core, bind, &t));
+			CHECK(issue_op(core, ASC_PIPE_MTE3, copy_work, "DataCopy(dst, t)",
+				       k->dst, t.addr, NULL, out, 2));
+		}
+		CHECK(asc_core_free_tensor(core, bind, &t));
+	}
+	/* A VECCALC TQue: in the Unified Buffer, alloc and free only. */
+	calc = asc_core_tque(core, ASC_POS_VECCALC, 1, "calc");
+	CHECK(asc_core_init_buffer(core, calc, 1, 64));
+	for (i = 0; i < 2; i++) {
+		CHECK(asc_core_alloc_tensor(core, calc, &t));
+		k->calc_mem = t.mem;
+		CHECK(use(core, &t));
+		CHECK(asc_core_free_tensor(core, calc, &t));
+	}
+	/* A TBuf's part; past its end refused. */
+	buf = asc_core_tbuf(core, ASC_POS_VECCALC, "tmp");
+	CHECK(asc_core_init_buffer(core, buf, 1, 96));
+	CHECK(asc_core_tbuf_get(core, buf, 0, &whole));
+	CHECK(asc_core_tbuf_get_with_offset(core, buf, 32, 64, &k->part));
+	k->part.name = NULL;
+	if (k->part.addr != (char *)whole.addr + 64)
+		k->part.size = 0;
+	/* The cube's positions, on the core of asc_core_run(). */
+	for (i = 0; i < 4; i++) {
+		cube[i] = asc_core_tque(core, cube_at[i], 1, NULL);
+		CHECK(asc_core_init_buffer(core, cube[i], 1, 64));
+		CHECK(asc_core_alloc_tensor(core, cube[i], &t));
+		k->cube_pos[i] = t.pos;
+		k->cube_mem[i] = t.mem;
+		CHECK(asc_core_free_tensor(core, cube[i], &t));
+	}
+	/* destroy() gives a depth-0 queue's IDs back: it is done. */
+	CHECK(asc_core_tpipe_destroy(core));
+	k->fetched_enq = asc_core_fetch_event_id(core, MTE2_V) * 10 + k->fetched_enq;
+	errno = 0;
+	asc_core_alloc_tensor(core, d0, &a);
+	k->retired = errno;
+}
+
+TEST(depth0_bind_veccalc_tbuf_and_the_cube)
+{
+	static const int cube_mem[4] = { ASC_MEM_L1, ASC_MEM_L0B, ASC_MEM_L0C, ASC_MEM_BT };
+	static const int cube_pos[4] = { ASC_POS_A1, ASC_POS_B2, ASC_POS_CO1, ASC_POS_C2 };
+	static struct kinds k;
+	char *report;
+	int i;
+
+	need_device(_metadata);
+	memset(&k, 0, sizeof(k));
+	for (i = 0; i < TILE; i++)
+		k.src[i] = i;
+	ASSERT_EQ(EINVAL, run(kinds_kernel, &k, &checked, &report)) TH_LOG("%s", report);
+	EXPECT_NE(NULL, strstr(report, "d0.alloc_tensor(): destroy() gave back the IDs of this depth-0 queue"))
+		TH_LOG("%s", report);
+	free(report);
+	/* Before destroy(): 2 of each held; after, none. */
+	EXPECT_EQ(2, k.fetched_enq);
+	EXPECT_EQ(2, k.fetched_free);
+	EXPECT_EQ(EINVAL, k.retired);
+	EXPECT_EQ(0, memcmp(k.src, k.dst, sizeof(k.src)));
+	EXPECT_EQ(ASC_MEM_UB, k.bind_mem);
+	EXPECT_EQ(ASC_MEM_UB, k.calc_mem);
+	EXPECT_EQ(32U, k.part.size);
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(cube_pos[i], k.cube_pos[i]);
+		EXPECT_EQ(cube_mem[i], k.cube_mem[i]);
+	}
+}
+
+/* ---- the trace marker: a queue's sets and waits are spans of their own ---- */
+
+TEST(trace_marker_names_the_queues_sets_and_waits)
+{
+	char path[] = "/tmp/asc-que-marker-XXXXXX";
+	static char got[1 << 16];
+	static struct vadd v;
+	char *report;
+	ssize_t n;
+	int fd;
+
+	need_device(_metadata);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	setenv("ASC_TRACE_MARKER", path, 1);
+	vadd_prepare(&v, 2);
+	ASSERT_EQ(0, run(vadd_kernel, &v, &checked, &report)) TH_LOG("%s", report);
+	unsetenv("ASC_TRACE_MARKER");
+	n = read(fd, got, sizeof(got) - 1);
+	close(fd);
+	unlink(path);
+	ASSERT_LT(0, n);
+	got[n] = '\0';
+	EXPECT_NE(NULL, strstr(got, " pipe=MTE2 n=11 name=inQueueX.enque\n")) TH_LOG("%.4000s", got);
+	EXPECT_NE(NULL, strstr(got, " pipe=V n=14 name=inQueueX.deque\n"));
+	EXPECT_NE(NULL, strstr(got, " pipe=V n=19 name=inQueueX.free_tensor\n"));
+	EXPECT_NE(NULL, strstr(got, " pipe=MTE3 n=21 name=outQueueZ.deque\n"));
+	EXPECT_NE(NULL, strstr(got, " pipe=MTE3 n=23 name=outQueueZ.free_tensor\n"));
+	/* Tile 2 takes inQueueX's buffer 0 again and waits for its free event. */
+	EXPECT_NE(NULL, strstr(got, " pipe=MTE2 n=40 name=inQueueX.alloc_tensor\n"));
+	/* Work is named as it was issued. */
+	EXPECT_NE(NULL, strstr(got, " pipe=V n=17 name=Add\n"));
+	EXPECT_EQ(0, vadd_wrong(&v));
+}
+
+/* ---- more misuse ---- */
+
+struct odd {
+	int what;
+	int line;
+};
+
+enum {
+	ENQUE_TWICE,
+	DEQUE_TENSOR_NOT_ENQUEUED,
+	GET_PAST_END,
+	QUE_AT_GM,
+	DEPTH_TOO_DEEP,
+	WAIT_ON_QUEUES_ID,
+	RELEASE_QUEUES_ID,
+	INIT_WITHOUT_DESTROY,
+	TBUF_ALLOC,
+	NR_ODD,
+};
+
+static void odd_kernel(struct asc_core *core, void *arg)
+{
+	struct odd *o = arg;
+	struct asc_que *q = asc_core_tque(core, ASC_POS_VECIN, 2, "inQueueX");
+	struct asc_que *d0 = asc_core_tque(core, ASC_POS_VECIN, 0, "d0");
+	struct asc_que *buf = asc_core_tbuf(core, ASC_POS_VECCALC, "tmp");
+	struct asc_local a;
+
+	CHECK(asc_core_init_buffer(core, q, 2, 1024));
+	CHECK(asc_core_init_buffer(core, d0, 1, 1024));
+	CHECK(asc_core_init_buffer(core, buf, 1, 1024));
+	switch (o->what) {
+	case ENQUE_TWICE:
+		CHECK(asc_core_alloc_tensor(core, q, &a));
+		CHECK(asc_core_enque(core, q, &a));
+		o->line = __LINE__ + 1;
+		asc_core_enque(core, q, &a);
+		return;
+	case DEQUE_TENSOR_NOT_ENQUEUED:
+		CHECK(asc_core_alloc_tensor(core, d0, &a));
+		o->line = __LINE__ + 1;
+		asc_core_deque_tensor(core, d0, &a);
+		return;
+	case GET_PAST_END:
+		o->line = __LINE__ + 1;
+		asc_core_tbuf_get_with_offset(core, buf, 64, 992, &a);
+		return;
+	case QUE_AT_GM:
+		o->line = __LINE__ + 1;
+		asc_core_tque(core, ASC_POS_CO2, 1, "co2");
+		return;
+	case DEPTH_TOO_DEEP:
+		o->line = __LINE__ + 1;
+		asc_core_tque(core, ASC_POS_VECIN, 65, "deep");
+		return;
+	case WAIT_ON_QUEUES_ID:
+		/* d0 holds V_MTE2 ID 0 for good. */
+		o->line = __LINE__ + 1;
+		asc_core_wait_flag(core, V_MTE2, 0);
+		return;
+	case RELEASE_QUEUES_ID:
+		o->line = __LINE__ + 1;
+		asc_core_release_event_id(core, 0, MTE2_V);
+		return;
+	case INIT_WITHOUT_DESTROY:
+		CHECK(asc_core_alloc_tensor(core, q, &a));
+		CHECK(asc_core_free_tensor(core, q, &a));
+		o->line = __LINE__ + 1;
+		asc_core_tpipe_init(core);
+		return;
+	case TBUF_ALLOC:
+		o->line = __LINE__ + 1;
+		asc_core_alloc_tensor(core, buf, &a);
+		return;
+	}
+}
+
+static const struct expect odd_expect[NR_ODD] = {
+	[ENQUE_TWICE] = { EALREADY, "queue: #9 inQueueX.enque(inQueueX[0]): enqueued already (by #8 at que-run.c:" },
+	[DEQUE_TENSOR_NOT_ENQUEUED] = { ENODATA, "queue: #8 d0.deque_tensor(d0[0]): it is not enqueued at que-run.c:" },
+	[GET_PAST_END] = { EINVAL, "queue: #7 tmp.get_with_offset(64, 992): bytes 992..1056 are past the end of its 1024 at que-run.c:" },
+	[QUE_AT_GM] = { EINVAL, "error: #7 tque(co2): CO2 is global memory: it has no queue at que-run.c:" },
+	[DEPTH_TOO_DEEP] = { EINVAL, "error: #7 tque(deep): depth 65: depths are 0..64 at que-run.c:" },
+	[WAIT_ON_QUEUES_ID] = { EADDRINUSE, "error: #7 wait_flag(V_MTE2, 0): the ID is held by queue d0: the free ID of depth-0 d0[0] (#5 at que-run.c:" },
+	[RELEASE_QUEUES_ID] = { EADDRINUSE, "error: #7 release_event_id(MTE2_V, 0): the ID is held by queue d0: the enqueue ID of depth-0 d0[0] (#5 at que-run.c:" },
+	[INIT_WITHOUT_DESTROY] = { ENOLCK, ") and no wait takes it before init (#9 at que-run.c:" },
+	[TBUF_ALLOC] = { EINVAL, "queue: #7 tmp.alloc_tensor(): a TBuf has no alloc_tensor (it takes no events: get() its tensor) at que-run.c:" },
+};
+
+TEST(more_misuse_with_its_report)
+{
+	struct odd o;
+	char *report;
+	int w;
+
+	need_device(_metadata);
+	for (w = 0; w < NR_ODD; w++) {
+		o = (struct odd){ .what = w };
+		ASSERT_EQ(odd_expect[w].err, run(odd_kernel, &o, &checked, &report))
+			TH_LOG("case %d: %s", w, report);
+		EXPECT_NE(NULL, strstr(report, odd_expect[w].text)) TH_LOG("case %d: %s", w, report);
+		EXPECT_TRUE(names_line(report, o.line)) TH_LOG("case %d, line %d: %s", w, o.line,
+							       report);
+		free(report);
+	}
+}
+
+/*
+ * In a launch, a queue's set that waits for the consumer's previous wait
+ * is known to the launch's deadlock detector: V never gets past a
+ * cross-core wait no core sets, so MTE2's second enque, which reuses the
+ * ID, waits forever too, and the launch fails instead of hanging.
+ */
+static void qset_kernel(struct asc_core *core, void *arg)
+{
+	struct asc_que *q = asc_core_tque(core, ASC_POS_VECIN, 2, "inQueueX");
+	struct asc_local a, b;
+
+	(void)arg;
+	CHECK(asc_core_init_buffer(core, q, 2, 1024));
+	CHECK(asc_core_alloc_tensor(core, q, &a));
+	CHECK(fill(core, &a));
+	CHECK(asc_core_enque(core, q, &a));
+	CHECK(asc_core_cross_wait_flag(core, 1, ASC_PIPE_V));
+	CHECK(asc_core_deque(core, q, &a));
+	CHECK(asc_core_alloc_tensor(core, q, &b));
+	CHECK(fill(core, &b));
+	CHECK(asc_core_enque(core, q, &b));
+	CHECK(asc_core_deque(core, q, &b));
+	CHECK(asc_core_free_tensor(core, q, &a));
+	CHECK(asc_core_free_tensor(core, q, &b));
+}
+
+TEST(a_queues_set_in_a_launch_deadlock)
+{
+	char *report;
+
+	need_device(_metadata);
+	errno = 0;
+	ASSERT_EQ(-1, asc_launch_run(qset_kernel, NULL, ASC_LAUNCH_AIV, 1, NULL, &report));
+	EXPECT_EQ(EDEADLK, errno);
+	EXPECT_NE(NULL, strstr(report, "core 0 (AIV 0) V waits for cross-core flag 1"))
+		TH_LOG("%s", report);
+	EXPECT_NE(NULL, strstr(report,
+			       "core 0 (AIV 0) MTE2 waits to set MTE2_V id 0 until V has taken its previous set"))
 		TH_LOG("%s", report);
 	free(report);
 }

@@ -31,48 +31,131 @@ static unsigned int ex_site_index(const char *key)
 	exit(1);
 }
 
-/* Count the site; true when it is the deleted one. */
+/* Count the site (the cores of a launch count at once); true when deleted. */
 static int ex_skip(const char *key)
 {
-	ex_reached[ex_site_index(key)]++;
+	__atomic_fetch_add(&ex_reached[ex_site_index(key)], 1, __ATOMIC_RELAXED);
 	return ex_deleted && !strcmp(ex_deleted, key);
 }
 
-int ex_set(struct asc_core *core, const char *key, int event, int id)
+int ex_set_at(struct asc_core *core, const char *key, int event, int id,
+	      const char *file, int line)
 {
 	if (ex_skip(key))
 		return 0;
-	return asc_core_set_flag(core, event, id);
+	return asc_core_set_flag_at(core, event, id, file, line);
 }
 
-int ex_wait(struct asc_core *core, const char *key, int event, int id)
+int ex_wait_at(struct asc_core *core, const char *key, int event, int id,
+	       const char *file, int line)
 {
 	if (ex_skip(key))
 		return 0;
-	return asc_core_wait_flag(core, event, id);
+	return asc_core_wait_flag_at(core, event, id, file, line);
 }
 
-int ex_cross_set(struct asc_core *core, const char *key, int flag_id,
-		 int mode, int pipe_id)
+int ex_cross_set_at(struct asc_core *core, const char *key, int flag_id,
+		    int mode, int pipe_id, const char *file, int line)
 {
 	if (ex_skip(key))
 		return 0;
-	return asc_core_cross_set_flag(core, flag_id, mode, pipe_id);
+	return asc_core_cross_set_flag_at(core, flag_id, mode, pipe_id, file, line);
 }
 
-int ex_cross_wait(struct asc_core *core, const char *key, int flag_id,
-		  int pipe_id)
+int ex_cross_wait_at(struct asc_core *core, const char *key, int flag_id,
+		     int pipe_id, const char *file, int line)
 {
 	if (ex_skip(key))
 		return 0;
-	return asc_core_cross_wait_flag(core, flag_id, pipe_id);
+	return asc_core_cross_wait_flag_at(core, flag_id, pipe_id, file, line);
 }
 
-int ex_sync_all(struct asc_core *core, const char *key)
+int ex_sync_all_at(struct asc_core *core, const char *key, const char *file,
+		   int line)
 {
 	if (ex_skip(key))
 		return 0;
-	return asc_core_sync_all(core);
+	return asc_core_sync_all_at(core, file, line);
+}
+
+/*
+ * What the kernel enqueued and has not dequeued, per queue of the core
+ * the calling thread runs (each core of a launch has a scalar thread of
+ * its own): what a deleted DeQue takes.
+ */
+#define EX_QUES		16
+#define EX_HELD		8
+
+static __thread struct ex_held {
+	struct asc_que *que;
+	struct asc_local t[EX_HELD];
+	unsigned int head, count;
+} ex_held[EX_QUES];
+
+static struct ex_held *ex_held_of(struct asc_que *que)
+{
+	unsigned int i;
+
+	for (i = 0; i < EX_QUES; i++)
+		if (ex_held[i].que == que)
+			return &ex_held[i];
+	for (i = 0; i < EX_QUES; i++)
+		if (!ex_held[i].que) {
+			ex_held[i].que = que;
+			return &ex_held[i];
+		}
+	fprintf(stderr, "%s: more than %d queues\n", ex_current->name, EX_QUES);
+	exit(1);
+}
+
+/* A run starts: the queues of the last one are gone. */
+static void ex_held_clear(void)
+{
+	memset(ex_held, 0, sizeof(ex_held));
+}
+
+int ex_enque_at(struct asc_core *core, const char *key, struct asc_que *que,
+		const struct asc_local *t, const char *file, int line)
+{
+	struct ex_held *h;
+
+	if (ex_skip(key))
+		return 0;
+	if (asc_core_enque_at(core, que, t, file, line) < 0)
+		return -1;
+	h = ex_held_of(que);
+	if (h->count < EX_HELD)
+		h->t[(h->head + h->count++) % EX_HELD] = *t;
+	return 0;
+}
+
+int ex_deque_at(struct asc_core *core, const char *key, struct asc_que *que,
+		struct asc_local *out, const char *file, int line)
+{
+	struct ex_held *h = ex_held_of(que);
+
+	if (!ex_skip(key)) {
+		if (asc_core_deque_at(core, que, out, file, line) < 0)
+			return -1;
+	} else if (!h->count) {
+		errno = ENODATA;
+		return -1;
+	} else {
+		*out = h->t[h->head];
+	}
+	if (h->count) {
+		h->head = (h->head + 1) % EX_HELD;
+		h->count--;
+	}
+	return 0;
+}
+
+int ex_free_tensor_at(struct asc_core *core, const char *key, struct asc_que *que,
+		      const struct asc_local *t, const char *file, int line)
+{
+	if (ex_skip(key))
+		return 0;
+	return asc_core_free_tensor_at(core, que, t, file, line);
 }
 
 static void ex_usage(const struct example *ex, FILE *f)
@@ -84,29 +167,36 @@ static void ex_usage(const struct example *ex, FILE *f)
 		"run on libasc's core runtime, and checked against plain C.\n"
 		"  -s SITE    delete the sync call at SITE (a line of the original, see -l):\n"
 		"             the run must then report a missing sync, a possible double\n"
-		"             set or a deadlock (exit status 3)\n"
+		"             set, a deadlock or a misuse of a queue (exit status 3)\n"
 		"  -l         list the sync calls: SITE and the call as the original has it\n"
 		"  -S         strict IDs (pyasc's rule): hand-written IDs are refused\n"
 		"  -d DEVICE  device node (default $ASC_EVENT_DEV, else /dev/asc_event)\n"
 		"%s"
 		"  -h         this help\n"
 		"Exit status: 0 verified, 1 error or wrong result, 2 bad usage, 3 missing\n"
-		"sync, possible double set or deadlock reported, 4 device absent.\n",
+		"sync, possible double set, deadlock or misuse of a queue reported, 4\n"
+		"device absent.\n",
 		ex->name, ex->options ? " " : "",
 		ex->options ? "[OPTIONS]" : "", ex->what, ex->follows,
 		ex->options_help ? ex->options_help : "");
 }
 
-/* Print the runtime's report, one line each; is it the detector's? */
+/*
+ * Print the runtime's report, one line each; is it the detector's, or a
+ * queue's misuse (a "queue:" line)?
+ */
 static int ex_print_report(const char *name, int err, const char *text)
 {
 	static const char *const findings[] = {
 		"missing sync: ", "missing wait: ", "possible double set: ",
 		"deadlock: ", "error: deadlock across the cores of the launch",
 	};
+	static const int queue_errs[] = {
+		ENODATA, EOVERFLOW, EXDEV, ENOENT, EALREADY, EBUSY, EDEADLK, ENOLCK,
+	};
 	const char *line = text, *nl;
 	unsigned int i;
-	int detector = 0;
+	int detector = 0, queue = 0;
 
 	fprintf(stderr, "%s: %s\n", name, strerror(err));
 	/* A launch's report names the core first: any line may be it. */
@@ -114,12 +204,19 @@ static int ex_print_report(const char *name, int err, const char *text)
 		for (i = 0; i < sizeof(findings) / sizeof(findings[0]); i++)
 			if (!strncmp(line, findings[i], strlen(findings[i])))
 				detector = 1;
+		if (!strncmp(line, "queue: ", 7))
+			queue = 1;
 		nl = strchr(line, '\n');
 		fprintf(stderr, "%s: %.*s\n", name,
 			(int)(nl ? nl - line : (long)strlen(line)), line);
 		line = nl ? nl + 1 : NULL;
 	}
-	return detector && (err == ENOLCK || err == EBUSY || err == EDEADLK);
+	if (detector && (err == ENOLCK || err == EBUSY || err == EDEADLK))
+		return 1;
+	for (i = 0; queue && i < sizeof(queue_errs) / sizeof(queue_errs[0]); i++)
+		if (err == queue_errs[i])
+			return 1;
+	return 0;
 }
 
 /* After a run that deleted nothing: every site must have been reached. */
@@ -213,6 +310,7 @@ int ex_main(const struct example *ex, int argc, char **argv)
 		goto out;
 	}
 	for (ex_run = 0; ex_run < (ex->runs ? ex->runs : 1); ex_run++) {
+		ex_held_clear();
 		if ((ex->block_dim ?
 		     asc_launch_run(ex->kernel, NULL, ex->launch_kind,
 				    ex->block_dim, &attr, &report) :

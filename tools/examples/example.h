@@ -5,13 +5,16 @@
  * against plain C, and a switch that deletes one sync call.
  *
  * Each kernel is written line by line after a public Ascend C or pyasc
- * kernel.  Its sets and waits go through ex_set() and ex_wait(), each
- * naming its *site*: the line of the original file it ports ("164", or
- * "common:81" for a line of another file).  `-l` lists the sites; `-s
- * SITE` runs the kernel as if the line were deleted (every call of that
- * site does nothing), and the run must then report a missing sync, a
- * possible double set or a deadlock (exit status 3; in a launch, a
- * deadlock across its cores counts too).  A run that deletes
+ * kernel.  Its sets and waits go through ex_set() and ex_wait(), its
+ * queues' enques, deques and frees through ex_enque(), ex_deque() and
+ * ex_free_tensor(), each naming its *site*: the line of the original file
+ * it ports ("164", or "common:81" for a line of another file).  `-l` lists
+ * the sites; `-s SITE` runs the kernel as if the line were deleted (every
+ * call of that site does nothing), and the run must then report a missing
+ * sync, a possible double set, a deadlock or a misuse of a queue (exit
+ * status 3; in a launch, a deadlock across its cores counts too).  The
+ * helpers are macros that pass the caller's file and line on, so that
+ * reports name the port's lines.  A run that deletes
  * nothing and takes none of the example's own options (the defaults the
  * deletions run with) must call every site at least once, so that each
  * deletion is one that matters.
@@ -73,65 +76,141 @@ struct example {
 /* Which run of the kernel this is, 0 to runs - 1. */
 extern unsigned int ex_run;
 
+/*
+ * Each helper below ends in @file and @line, the call site its macro
+ * passes (ex_set() for ex_set_at(), and so on).
+ */
+
 /**
- * ex_set() - set_flag(@event, @id) at site @key, unless it is deleted.
+ * ex_set_at() - set_flag(@event, @id) at site @key, unless it is deleted.
  * @core: the core.
  * @key: the site (an ex_site key of the running example).
  * @event: HardEvent.
  * @id: event ID.
+ * @file: the caller's file.
+ * @line: its line.
  *
  * Return: what asc_core_set_flag() returns; 0 when the site is deleted.
  */
-int ex_set(struct asc_core *core, const char *key, int event, int id);
+int ex_set_at(struct asc_core *core, const char *key, int event, int id,
+	      const char *file, int line);
 
 /**
- * ex_wait() - wait_flag(@event, @id) at site @key, unless it is deleted.
+ * ex_wait_at() - wait_flag(@event, @id) at site @key, unless it is deleted.
  * @core: the core.
  * @key: the site.
  * @event: HardEvent.
  * @id: event ID.
+ * @file: the caller's file.
+ * @line: its line.
  *
  * Return: what asc_core_wait_flag() returns; 0 when the site is deleted.
  */
-int ex_wait(struct asc_core *core, const char *key, int event, int id);
+int ex_wait_at(struct asc_core *core, const char *key, int event, int id,
+	       const char *file, int line);
 
 /**
- * ex_cross_set() - cross_core_set_flag(@flag_id, @mode, @pipe_id) at site
- * @key, unless it is deleted.
+ * ex_cross_set_at() - cross_core_set_flag(@flag_id, @mode, @pipe_id) at
+ * site @key, unless it is deleted.
  * @core: the core, of a launch.
  * @key: the site.
  * @flag_id: cross-core flag.
  * @mode: 0, 1 or 2.
  * @pipe_id: the pipe that issues it.
+ * @file: the caller's file.
+ * @line: its line.
  *
  * Return: what asc_core_cross_set_flag() returns; 0 when the site is
  * deleted.
  */
-int ex_cross_set(struct asc_core *core, const char *key, int flag_id,
-		 int mode, int pipe_id);
+int ex_cross_set_at(struct asc_core *core, const char *key, int flag_id,
+		    int mode, int pipe_id, const char *file, int line);
 
 /**
- * ex_cross_wait() - cross_core_wait_flag(@flag_id, @pipe_id) at site @key,
- * unless it is deleted.
+ * ex_cross_wait_at() - cross_core_wait_flag(@flag_id, @pipe_id) at site
+ * @key, unless it is deleted.
  * @core: the core, of a launch.
  * @key: the site.
  * @flag_id: cross-core flag.
  * @pipe_id: the pipe that waits (S: the scalar).
+ * @file: the caller's file.
+ * @line: its line.
  *
  * Return: what asc_core_cross_wait_flag() returns; 0 when the site is
  * deleted.
  */
-int ex_cross_wait(struct asc_core *core, const char *key, int flag_id,
-		  int pipe_id);
+int ex_cross_wait_at(struct asc_core *core, const char *key, int flag_id,
+		     int pipe_id, const char *file, int line);
 
 /**
- * ex_sync_all() - SyncAll() at site @key, unless it is deleted.
+ * ex_sync_all_at() - SyncAll() at site @key, unless it is deleted.
  * @core: the core, of a launch.
  * @key: the site.
+ * @file: the caller's file.
+ * @line: its line.
  *
  * Return: what asc_core_sync_all() returns; 0 when the site is deleted.
  */
-int ex_sync_all(struct asc_core *core, const char *key);
+int ex_sync_all_at(struct asc_core *core, const char *key, const char *file,
+		   int line);
+
+/**
+ * ex_enque_at() - que.EnQue(@t) at site @key, unless it is deleted.
+ * @core: the core.
+ * @key: the site.
+ * @que: the queue.
+ * @t: the tensor.
+ * @file: the caller's file.
+ * @line: its line.
+ *
+ * Return: what asc_core_enque() returns; 0 when the site is deleted.
+ */
+int ex_enque_at(struct asc_core *core, const char *key, struct asc_que *que,
+		const struct asc_local *t, const char *file, int line);
+
+/**
+ * ex_deque_at() - que.DeQue() at site @key; deleted, the tensor it would
+ * return without the dequeue (and its wait).
+ * @core: the core.
+ * @key: the site.
+ * @que: the queue.
+ * @out: where to store the tensor.
+ * @file: the caller's file.
+ * @line: its line.
+ *
+ * The kernel goes on with the tensor as if the line were not there but
+ * the data were: the oldest the kernel enqueued through ex_enque() and
+ * has not dequeued through this call, which the queue still holds.
+ *
+ * Return: what asc_core_deque() returns; when the site is deleted, 0, or
+ * -1 with errno ENODATA when nothing was enqueued.
+ */
+int ex_deque_at(struct asc_core *core, const char *key, struct asc_que *que,
+		struct asc_local *out, const char *file, int line);
+
+/**
+ * ex_free_tensor_at() - que.FreeTensor(@t) at site @key, unless it is
+ * deleted.
+ * @core: the core.
+ * @key: the site.
+ * @que: the queue.
+ * @t: the tensor.
+ * @file: the caller's file.
+ * @line: its line.
+ *
+ * Return: what asc_core_free_tensor() returns; 0 when the site is deleted.
+ */
+int ex_free_tensor_at(struct asc_core *core, const char *key, struct asc_que *que,
+		      const struct asc_local *t, const char *file, int line);
+
+#define ex_set(...)		ex_set_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_wait(...)		ex_wait_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_cross_set(...)	ex_cross_set_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_cross_wait(...)	ex_cross_wait_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_sync_all(...)	ex_sync_all_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_enque(...)		ex_enque_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_deque(...)		ex_deque_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_free_tensor(...)	ex_free_tensor_at(__VA_ARGS__, __FILE__, __LINE__)
 
 /**
  * ex_main() - the program: options, device, prepare, run, verify.
@@ -140,8 +219,8 @@ int ex_sync_all(struct asc_core *core, const char *key);
  * @argv: from main().
  *
  * Return: the exit status: 0 verified; 1 error or wrong result; 2 bad
- * usage; 3 the run reported a missing sync, a possible double set or a
- * deadlock; 4 no device.
+ * usage; 3 the run reported a missing sync, a possible double set, a
+ * deadlock or a misuse of a queue; 4 no device.
  */
 int ex_main(const struct example *ex, int argc, char **argv);
 
