@@ -8,6 +8,7 @@
 #   make check-all the same on every test kernel, plus the long tests
 #   make check-kcsan  the KCSAN lane: data-race tests on a KCSAN kernel
 #   make mutate   mutation testing: the selftests against small driver bugs
+#   make check-pyasc PYASC=DIR  pyasc's own kernel files, unmodified, in a guest
 #   make bench    the benchmark in a QEMU guest (Documentation/performance.rst)
 #   make install  the module for KERNEL_RELEASE, libasc, ascctl, the udev
 #                 rule and group, man pages and examples (PREFIX, DESTDIR)
@@ -37,7 +38,7 @@ endif
 MODULE_DIR = $(BUILD)/driver/$(KERNEL_RELEASE)
 
 .PHONY: all deps deps-all module module-clean module-locked module-clean-locked lib tools selftests man
-.PHONY: check check-all check-kcsan mutate bench run clean install install-dkms install-common uninstall
+.PHONY: check check-all check-kcsan check-pyasc mutate bench run clean install install-dkms install-common uninstall
 
 all: module lib tools selftests man
 
@@ -165,6 +166,16 @@ mutate: deps
 # take past 45 minutes; ASC_CHECK_KCSAN=1 make check-all runs it there too.
 check-kcsan: deps-all lib tools selftests
 	@$(TOP)/tools/testing/asc-vm --kernel kcsan --timeout 900 -- $(TOP)/tools/testing/asc-check-kcsan-guest
+
+# pyasc's own kernel files (tools/testing/pyasc-kernels.txt) from a pyasc
+# checkout, unmodified, on the Python package in a guest
+# (Documentation/python.rst); not part of check or check-all, which have
+# no pyasc checkout.  deps-all: the tutorials need python3-torch.
+# PYASC_ARGS=--all tries every file against the list.
+check-pyasc: deps-all
+	@test -n "$(PYASC)" || { echo "make check-pyasc PYASC=DIR: DIR is a pyasc checkout" >&2; exit 2; }
+	@$(MAKE) --no-print-directory module lib
+	@$(TOP)/tools/testing/asc-check-pyasc $(PYASC_ARGS) $(PYASC)
 
 # The benchmark of Documentation/performance.rst in a guest, after the
 # commit it measures; not part of check or check-all (which run it only

@@ -38,6 +38,27 @@ class CoreAttr(ctypes.Structure):
     ]
 
 
+class Local(ctypes.Structure):
+    """struct asc_local: a LocalTensor a queue handed out or a TBuf gave."""
+
+    _fields_ = [
+        ("addr", ctypes.c_void_p),
+        ("size", ctypes.c_size_t),
+        ("name", ctypes.c_char_p),
+        ("que", ctypes.c_void_p),
+        ("pos", ctypes.c_int),
+        ("mem", ctypes.c_int),
+        ("offset", ctypes.c_uint32),
+        ("buf", ctypes.c_int),
+        ("gen", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32 * 5),
+    ]
+
+
+#: enum asc_mem: the local memories of a core, and their names in reports.
+MEMS = ("UB", "L1", "L0A", "L0B", "L0C", "BT", "FB")
+MEM_UB = 0
+
 KERNEL_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 WORK_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
@@ -84,6 +105,9 @@ def _proto(name: str, restype, *argtypes) -> None:
 
 _P = ctypes.c_void_p
 _I = ctypes.c_int
+_S = ctypes.c_char_p
+_Z = ctypes.c_size_t
+_L = ctypes.POINTER(Local)
 _proto("asc_pipe_open", _P, ctypes.c_char_p)
 _proto("asc_pipe_close", None, _P)
 _proto("asc_pipe_mode", _I, _P)
@@ -118,6 +142,40 @@ _proto("asc_core_ib_set", _I, _P, _P, _I, _I)
 _proto("asc_core_ib_wait", _I, _P, _P, _I, _I)
 _proto("asc_core_sync_all_gm", _I, _P, _P, _I)
 _proto("asc_core_cancel", _I, _P)
+# The instructions of a kernel, each with the kernel's file and line (call sites).
+_proto("asc_core_issue_at", _I, _P, _I, WORK_FN, _P, _S, ctypes.POINTER(Access),
+       ctypes.c_uint, _S, _I)
+_proto("asc_core_set_flag_at", _I, _P, _I, _I, _S, _I)
+_proto("asc_core_wait_flag_at", _I, _P, _I, _I, _S, _I)
+_proto("asc_core_pipe_barrier_at", _I, _P, _I, _S, _I)
+_proto("asc_core_alloc_event_id_at", _I, _P, _I, _S, _I)
+_proto("asc_core_fetch_event_id_at", _I, _P, _I, _S, _I)
+_proto("asc_core_release_event_id_at", _I, _P, _I, _I, _S, _I)
+_proto("asc_core_reset_at", _I, _P, _S, _I)
+_proto("asc_core_cross_set_flag_at", _I, _P, _I, _I, _I, _S, _I)
+_proto("asc_core_cross_wait_flag_at", _I, _P, _I, _I, _S, _I)
+_proto("asc_core_sync_all_at", _I, _P, _S, _I)
+_proto("asc_core_sync_all_aiv_at", _I, _P, _S, _I)
+_proto("asc_core_ib_set_at", _I, _P, _P, _I, _I, _S, _I)
+_proto("asc_core_ib_wait_at", _I, _P, _P, _I, _I, _S, _I)
+_proto("asc_core_sync_all_gm_at", _I, _P, _P, _I, _S, _I)
+# Local memory, TQue, TQueBind and TBuf.
+_proto("asc_core_local_mem", _P, _P, _I, ctypes.POINTER(_Z))
+_proto("asc_core_tque_at", _P, _P, _I, _I, _S, _S, _I)
+_proto("asc_core_tque_bind_at", _P, _P, _I, _I, _I, _S, _S, _I)
+_proto("asc_core_tbuf_at", _P, _P, _I, _S, _S, _I)
+_proto("asc_core_init_buffer_at", _I, _P, _P, _I, _Z, _S, _I)
+_proto("asc_core_alloc_tensor_at", _I, _P, _P, _L, _S, _I)
+_proto("asc_core_enque_at", _I, _P, _P, _L, _S, _I)
+_proto("asc_core_deque_at", _I, _P, _P, _L, _S, _I)
+_proto("asc_core_deque_tensor_at", _I, _P, _P, _L, _S, _I)
+_proto("asc_core_free_tensor_at", _I, _P, _P, _L, _S, _I)
+_proto("asc_core_tbuf_get_at", _I, _P, _P, _Z, _L, _S, _I)
+_proto("asc_core_tbuf_get_with_offset_at", _I, _P, _P, _Z, _Z, _L, _S, _I)
+_proto("asc_core_tpipe_init_at", _I, _P, _S, _I)
+_proto("asc_core_tpipe_destroy_at", _I, _P, _S, _I)
+_proto("asc_local_sub", _I, _L, _Z, _Z, _L)
+_proto("asc_que_events", _I, _I, ctypes.POINTER(_I), ctypes.POINTER(_I))
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.free.restype = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno as _errno
 import os
+import re
 from typing import Dict, Optional, Type
 
 
@@ -65,6 +66,16 @@ class CancelledError(AscError):
     """EINTR: the run was cancelled (Ctrl-C)."""
 
 
+class QueueError(AscError):
+    """A misuse of a TQue, TQueBind or TBuf: the report's first line is a ``queue:`` line.
+
+    Its errno says which: ENODATA deque of an empty queue, EOVERFLOW enque
+    past the depth, EXDEV a tensor of another queue, ENOENT a tensor freed
+    already, EALREADY enqueued already, EBUSY freed while enqueued, EDEADLK
+    no free buffer, ENOLCK a tensor not freed or not dequeued by the end.
+    """
+
+
 _BY_ERRNO: Dict[int, Type[AscError]] = {
     _errno.ENOLCK: MissingSyncError,
     _errno.EBUSY: DoubleSetError,
@@ -78,6 +89,26 @@ _BY_ERRNO: Dict[int, Type[AscError]] = {
 }
 
 
-def error(err: int, what: str, report: Optional[str] = None) -> AscError:
-    """The AscError subclass for errno ``err``."""
+#: The errnos of a queue's own checks (QueueError's).
+QUEUE_ERRNOS = frozenset({_errno.ENODATA, _errno.EOVERFLOW, _errno.EXDEV, _errno.ENOENT,
+                          _errno.EALREADY, _errno.EBUSY, _errno.EDEADLK, _errno.ENOLCK})
+
+#: A launch's report names the core on a line of its own: "core 1 (AIV 1):".
+_CORE_LINE = re.compile(r"^core \d+( \([^)]*\))?:$")
+
+
+def is_queue_report(report: Optional[str]) -> bool:
+    """Whether the first finding of ``report`` is a queue's error (``queue: ...``)."""
+    for line in (report or "").splitlines():
+        line = line.strip()
+        if line and not _CORE_LINE.match(line):
+            return line.startswith("queue:")
+    return False
+
+
+def error(err: int, what: str, report: Optional[str] = None, queue: bool = False) -> AscError:
+    """The AscError subclass for errno ``err``: QueueError for a queue's call
+    (``queue``) or a report that starts with a queue's error."""
+    if queue or is_queue_report(report):
+        return QueueError(err, what, report)
     return _BY_ERRNO.get(err, AscError)(err, what, report)

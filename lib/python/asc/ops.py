@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """pyasc's data_copy and vector operations, each issued to its pipe.
 
-data_copy GM -> local runs on MTE2, local -> GM on MTE3; add, mul, muls
-and duplicate run on V.  Each declares the bytes it reads and writes, so
+data_copy GM -> local runs on MTE2, local -> GM on MTE3; add, mul, muls,
+duplicate and bilinear_interpolation run on V.  Each declares the bytes it reads and writes, so
 that the core runtime's detector sees a missing sync.  Only the ``count``
 forms of pyasc's overloads exist here.
 """
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -87,3 +87,92 @@ def muls(dst: LocalTensor, src: LocalTensor, scalar: Number, count: int,
 def duplicate(dst: LocalTensor, scalar: Number, count: int) -> None:
     """dst = scalar, ``count`` elements, on V."""
     _vector("duplicate", dst, (), count, lambda d: d.fill(scalar))
+
+
+#: Bytes of a data block, the unit of the vector unit's strides.
+BLOCK_BYTES = 32
+
+
+def _uint(api: str, what: str, value: Any, lo: int, hi: int) -> int:
+    value = int(value)
+    if not lo <= value <= hi:
+        raise ValueError(f"{api}: {what} {value} out of range {lo}..{hi}")
+    return value
+
+
+def bilinear_interpolation(dst: LocalTensor, src0: LocalTensor, src0_offset: LocalTensor,
+                           src1: LocalTensor, mask: int, h_repeat: int, repeat_mode: bool,
+                           dst_blk_stride: int, v_r_offset: int, v_repeat: int,
+                           shared_tmp_buffer: LocalTensor) -> None:
+    """BilinearInterpolation on V: ``v_repeat`` x ``h_repeat`` iterations of 8 blocks.
+
+    Iteration k (k = v * h_repeat + h) takes the 8 data blocks (32 bytes)
+    of ``src0`` at the byte offsets ``src0_offset[8k:8k+8]`` (uint32),
+    multiplies each by ``src1[k]`` (``repeat_mode`` False) or block b by
+    ``src1[8k+b]`` (True), and adds the products into dst's 8 blocks
+    from element ``v * v_r_offset``, ``dst_blk_stride`` blocks apart (the
+    first iteration of each vertical one, h = 0, writes them).  ``mask``
+    is the count form: the first ``mask`` elements of the iteration's
+    8 blocks (1..elements in 8 blocks); the bit-mask form is not emulated.
+    ``shared_tmp_buffer`` is the chip's scratch, declared written.  V reads
+    the offsets when it runs the instruction: one that is no block of
+    ``src0`` raises ValueError there, which the launch raises.
+    """
+    api = "bilinear_interpolation"
+    current_core(api)
+    tensors = (dst, src0, src0_offset, src1, shared_tmp_buffer)
+    if not all(isinstance(t, LocalTensor) for t in tensors):
+        raise TypeError(f"{api}: operands must be LocalTensors")
+    if isinstance(mask, (list, tuple)):
+        raise NotImplementedError(f"{api}: the bit-mask form of mask is not emulated; give a count")
+    _same_dtype(api, dst, src0, src1)
+    d, s0, off, s1 = dst._view(), src0._view(), src0_offset._view(), src1._view()
+    if d.dtype != np.float16:
+        raise TypeError(f"{api}: dst, src0 and src1 must be half, not {d.dtype}")
+    if off.dtype != np.uint32:
+        raise TypeError(f"{api}: src0_offset must be uint32, not {off.dtype}")
+    per_block = BLOCK_BYTES // d.itemsize
+    mask = _uint(api, "mask", mask, 1, 8 * per_block)
+    h_repeat = _uint(api, "h_repeat", h_repeat, 1, 255)
+    v_repeat = _uint(api, "v_repeat", v_repeat, 1, 255)
+    dst_blk_stride = _uint(api, "dst_blk_stride", dst_blk_stride, 0, 65535)
+    v_r_offset = _uint(api, "v_r_offset", v_r_offset, 0, 65535)
+    iters = h_repeat * v_repeat
+    need = {src0_offset.name: (off.size, 8 * iters),
+            src1.name: (s1.size, 8 * iters if repeat_mode else iters)}
+    dst_end = (v_repeat - 1) * v_r_offset + 7 * dst_blk_stride * per_block + per_block
+    need[dst.name] = (d.size, dst_end)
+    for name, (have, want) in need.items():
+        if have < want:
+            raise ValueError(f"{api}: {name} has {have} elements, {want} needed")
+    off_used = off[:8 * iters]
+    s1_used = s1[:need[src1.name][1]]
+    d_used = d[:dst_end]
+    tmp = shared_tmp_buffer._view()
+    src0_name = src0.name
+
+    def run() -> None:
+        offsets = off_used.astype(np.int64)
+        bad = [int(o) for o in offsets if o % BLOCK_BYTES or o + BLOCK_BYTES > s0.nbytes]
+        if bad:
+            raise ValueError(f"{api}: src0_offset {bad[0]} is not a {BLOCK_BYTES}-byte block "
+                             f"of the {s0.nbytes} bytes of {src0_name}")
+        for k in range(iters):
+            v, h = divmod(k, h_repeat)
+            for b in range(8):
+                first = b * per_block
+                n = min(per_block, mask - first)
+                if n <= 0:
+                    break
+                o = int(offsets[8 * k + b]) // d.itemsize
+                factor = s1_used[8 * k + b] if repeat_mode else s1_used[k]
+                prod = s0[o:o + n] * factor
+                at = v * v_r_offset + b * dst_blk_stride * per_block
+                if h == 0:
+                    d_used[at:at + n] = prod
+                else:
+                    d_used[at:at + n] += prod
+    acc = [(s0, False, src0.name), (off_used, False, src0_offset.name),
+           (s1_used, False, src1.name), (d_used, True, dst.name),
+           (tmp, True, shared_tmp_buffer.name)]
+    issue(PipeID.PIPE_V, run, api, acc)

@@ -21,13 +21,16 @@ import functools
 import itertools
 import signal
 import threading
+import traceback
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _libasc
+from .constexpr import check_constexprs, constexpr_params
 from .enums import LAUNCH_KIND, KernelType, PipeID
-from .errors import AscError, error
+from .errors import QUEUE_ERRNOS, AscError, error
+from .where import call_site
 
 _lib = _libasc.lib
 _local = threading.local()
@@ -51,17 +54,40 @@ class Core:
         self.sub_block_idx = _lib.asc_core_sub_block_idx(ptr)
         self.sub_block_num = _lib.asc_core_sub_block_num(ptr)
         self.tpipe = None
-        self.ub = np.zeros(UB_SIZE, dtype=np.uint8)
+        #: The core's local memories (asc_core_local_mem()) by ASC_MEM_*, as bytes.
+        self.mems: Dict[int, np.ndarray] = {}
+        #: Its Unified Buffer; an AIC, which has none on the chip, gets one
+        #: of its own here for the LocalTensors it makes at an address.
+        ub = self.mem(_libasc.MEM_UB)
+        self.ub = ub if ub is not None else np.zeros(UB_SIZE, dtype=np.uint8)
         self.lock = threading.Lock()
         self.alive = True
         self.cancelled = False
         self.kernel_exc: Optional[BaseException] = None
         self.work_exc: Optional[BaseException] = None
 
-    def check(self, rc: int, what: str) -> int:
-        """Raise the AscError of a failed call (rc < 0), else return rc."""
+    def mem(self, mem: int) -> Optional[np.ndarray]:
+        """Local memory ``mem`` (an ASC_MEM_* value) as bytes, or None if the core lacks it.
+
+        The bytes are libasc's: valid while the kernel runs.
+        """
+        if mem not in self.mems:
+            size = ctypes.c_size_t()
+            addr = _lib.asc_core_local_mem(self.ptr, mem, ctypes.byref(size))
+            if not addr:
+                return None
+            self.mems[mem] = np.ctypeslib.as_array((ctypes.c_uint8 * size.value).from_address(addr))
+        return self.mems[mem]
+
+    def check(self, rc: int, what: str, queue: bool = False) -> int:
+        """Raise the AscError of a failed call (rc < 0), else return rc.
+
+        For a call of a queue (``queue``), the errnos of its checks raise
+        QueueError; those of the ID pool keep their classes.
+        """
         if rc < 0:
-            raise error(ctypes.get_errno(), what)
+            err = ctypes.get_errno()
+            raise error(err, what, queue=queue and err in QUEUE_ERRNOS)
         return rc
 
     def enter(self) -> None:
@@ -76,6 +102,14 @@ def current_core(api: str) -> Core:
     if core is None:
         raise RuntimeError(f"'{api}' cannot be called without initialization of global builder")
     core.enter()
+    return core
+
+
+def owner_core(owner: Core, api: str, what: str) -> Core:
+    """current_core(), which must be ``owner``: else RuntimeError "API: WHAT"."""
+    core = current_core(api)
+    if core is not owner:
+        raise RuntimeError(f"{api}: {what}")
     return core
 
 
@@ -98,6 +132,7 @@ def issue(pipe: PipeID, fn: Callable[[], None], what: str,
 
     Each access is (array, write, name): the bytes of the numpy array
     ``array`` (contiguous), written when ``write`` is true, else read.
+    The call site is the kernel's line that made the call.
     """
     core = current_core("issue")
     acc = list(accesses)
@@ -108,7 +143,8 @@ def issue(pipe: PipeID, fn: Callable[[], None], what: str,
         arr[i] = _libasc.Access(a.ctypes.data, a.nbytes, 1 if write else 0, name.encode())
     key = next(_keys)
     _works[key] = (core, fn)
-    rc = _lib.asc_core_issue(core.ptr, int(pipe), _run_work, key, what.encode(), arr, len(acc))
+    rc = _lib.asc_core_issue_at(core.ptr, int(pipe), _run_work, key, what.encode(), arr, len(acc),
+                                *call_site())
     if rc < 0:
         _works.pop(key, None)
         core.check(rc, what)
@@ -166,6 +202,8 @@ class Launch:
             self.err = ctypes.get_errno() if self.rc < 0 else 0
             self.report = _libasc.take_report(report)
             ptrs = {c.ptr for c in self.cores}
+            for c in self.cores:
+                c.mems.clear()
             for key in [k for k, (c, _) in _works.items() if c.ptr in ptrs]:
                 _works.pop(key, None)
         finally:
@@ -190,14 +228,24 @@ class Launch:
                 core.cancelled = True
 
 
+def _forget_locals(e: Optional[BaseException]) -> None:
+    """Clear the frames of a core's exception (and of its causes): their
+    locals may hold views of local memory, which is gone with the launch."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        traceback.clear_frames(e.__traceback__)
+        e = e.__cause__ or e.__context__
+
+
 def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
            attr: Optional[_libasc.CoreAttr] = None, kind: int = LAUNCH_KIND[KernelType.AIV_ONLY]) -> None:
     """Run kernel ``fn(*args)`` on one launch of ``core_num`` AI cores and wait."""
-    from .tensor import GlobalAddress
+    from .args import kernel_args
 
     if getattr(_local, "core", None) is not None:
         raise RuntimeError("a kernel cannot launch a kernel")
-    args = tuple(GlobalAddress(a) if isinstance(a, np.ndarray) else a for a in args)
+    args = kernel_args(args)
     run = Launch(fn, args, kind, core_num, attr)
     thread = threading.Thread(target=run.run, name="asc-launch", daemon=True)
     thread.start()
@@ -216,6 +264,8 @@ def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
     for core in run.cores:
         if core.work_exc is not None:
             run.exceptions.append(core.work_exc)
+        for e in (core.kernel_exc, core.work_exc):
+            _forget_locals(e)
     name = getattr(fn, "__name__", "kernel")
     first = next((c.kernel_exc for c in run.cores if c.kernel_exc is not None), None)
     if run.exceptions:
@@ -229,7 +279,8 @@ def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
 
 
 class JITFunction:
-    """A kernel: call ``kernel[core_num](*args)`` to run it on the core runtime.
+    """A kernel: call ``kernel[core_num](*args)`` (or ``kernel[core_num, stream]``,
+    pyasc's form: a stream of asc.lib.runtime) to run it on the core runtime.
 
     Called directly from inside a running kernel it is a plain function
     call (pyasc's sub-kernels, such as test_vadd_sw.py's ``compute``).
@@ -250,6 +301,7 @@ class JITFunction:
         self.kind = LAUNCH_KIND[KernelType.AIV_ONLY if kernel_type is None else kernel_type]
         self.fn = fn
         self.options = options
+        self.constexprs = constexpr_params(fn)
         functools.update_wrapper(self, fn)
 
     def _attr(self) -> Optional[_libasc.CoreAttr]:
@@ -261,21 +313,26 @@ class JITFunction:
                                 1 if self.options.get("strict_ids") else 0)
 
     def __getitem__(self, launch_options: Any) -> Callable[..., None]:
-        if isinstance(launch_options, tuple) and launch_options:
-            core_num = launch_options[0]
-        else:
-            core_num = launch_options
-        if not isinstance(core_num, int) or isinstance(core_num, bool):
+        """``kernel[core_num]`` or ``kernel[core_num, stream]``: the launch to call."""
+        from .device import Stream
+
+        opts = launch_options if isinstance(launch_options, tuple) else (launch_options,)
+        core_num = opts[0] if opts else None
+        stream = opts[1] if len(opts) > 1 else None
+        if (len(opts) not in (1, 2) or not isinstance(core_num, int) or isinstance(core_num, bool)
+                or not (stream is None or isinstance(stream, Stream))):
             raise TypeError("Parse user launch options failed")
         if core_num <= 0:
             raise ValueError("Core number should be large than 0")
 
         def run(*args: Any) -> None:
+            check_constexprs(self.constexprs, args, {})
             launch(self.fn, core_num, args, self._attr(), self.kind)
         return run
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         current_core(self.fn.__name__)
+        check_constexprs(self.constexprs, args, kwargs)
         return self.fn(*args, **kwargs)
 
 

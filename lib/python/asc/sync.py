@@ -21,6 +21,7 @@ from typing import Any, Optional
 from .enums import LAUNCH_KIND, HardEvent, KernelType, PipeID
 from .runtime import Core, _lib, current_core
 from .tensor import GlobalTensor
+from .where import call_site
 
 #: Bytes per counter of a software sync's workspace (ASC_GM_SLOT_BYTES).
 GM_SLOT_BYTES = 32
@@ -30,7 +31,7 @@ def set_flag(event: HardEvent, event_id: int = 0) -> None:
     """set_flag(event, event_id): the source pipe of ``event`` sets the flag."""
     core = current_core("set_flag")
     event = HardEvent(event)
-    core.check(_lib.asc_core_set_flag(core.ptr, int(event), int(event_id)),
+    core.check(_lib.asc_core_set_flag_at(core.ptr, int(event), int(event_id), *call_site()),
                f"set_flag({event.name}, {int(event_id)})")
 
 
@@ -38,7 +39,7 @@ def wait_flag(event: HardEvent, event_id: int = 0) -> None:
     """wait_flag(event, event_id): the destination pipe of ``event`` waits for it."""
     core = current_core("wait_flag")
     event = HardEvent(event)
-    core.check(_lib.asc_core_wait_flag(core.ptr, int(event), int(event_id)),
+    core.check(_lib.asc_core_wait_flag_at(core.ptr, int(event), int(event_id), *call_site()),
                f"wait_flag({event.name}, {int(event_id)})")
 
 
@@ -46,7 +47,8 @@ def pipe_barrier(pipe: PipeID) -> None:
     """pipe_barrier(pipe): order the pipe; PIPE_ALL waits for every pipe."""
     core = current_core("pipe_barrier")
     pipe = PipeID(pipe)
-    core.check(_lib.asc_core_pipe_barrier(core.ptr, int(pipe)), f"pipe_barrier({pipe.name})")
+    core.check(_lib.asc_core_pipe_barrier_at(core.ptr, int(pipe), *call_site()),
+               f"pipe_barrier({pipe.name})")
 
 
 def cross_core_set_flag(flag_id: int, mode_id: int, pipe: PipeID) -> None:
@@ -61,7 +63,8 @@ def cross_core_set_flag(flag_id: int, mode_id: int, pipe: PipeID) -> None:
     """
     core = current_core("cross_core_set_flag")
     pipe = PipeID(pipe)
-    core.check(_lib.asc_core_cross_set_flag(core.ptr, int(flag_id), int(mode_id), int(pipe)),
+    core.check(_lib.asc_core_cross_set_flag_at(core.ptr, int(flag_id), int(mode_id), int(pipe),
+                                                  *call_site()),
                f"cross_core_set_flag({int(flag_id)}, {int(mode_id)}, {pipe.name})")
 
 
@@ -76,7 +79,7 @@ def cross_core_wait_flag(flag_id: int, mode_id: int, pipe: PipeID) -> None:
     """
     core = current_core("cross_core_wait_flag")
     pipe = PipeID(pipe)
-    core.check(_lib.asc_core_cross_wait_flag(core.ptr, int(flag_id), int(pipe)),
+    core.check(_lib.asc_core_cross_wait_flag_at(core.ptr, int(flag_id), int(pipe), *call_site()),
                f"cross_core_wait_flag({int(flag_id)}, {int(mode_id)}, {pipe.name})")
 
 
@@ -113,7 +116,7 @@ def ib_set(gm_workspace: GlobalTensor, ub_workspace: Optional[Any], block_idx: i
     core = current_core("ib_set")
     n = _blocks(core)
     addr = _workspace("ib_set", gm_workspace, (int(event_id) + 1) * n)
-    core.check(_lib.asc_core_ib_set(core.ptr, addr, int(block_idx), int(event_id)),
+    core.check(_lib.asc_core_ib_set_at(core.ptr, addr, int(block_idx), int(event_id), *call_site()),
                f"ib_set(block {int(block_idx)}, event {int(event_id)})")
 
 
@@ -129,7 +132,7 @@ def ib_wait(gm_workspace: GlobalTensor, ub_workspace: Optional[Any], block_idx: 
     core = current_core("ib_wait")
     n = _blocks(core)
     addr = _workspace("ib_wait", gm_workspace, (int(event_id) + 1) * n)
-    core.check(_lib.asc_core_ib_wait(core.ptr, addr, int(block_idx), int(event_id)),
+    core.check(_lib.asc_core_ib_wait_at(core.ptr, addr, int(block_idx), int(event_id), *call_site()),
                f"ib_wait(block {int(block_idx)}, event {int(event_id)})")
 
 
@@ -167,12 +170,12 @@ def sync_all(gm_workspace: Optional[Any] = None, ub_workspace: Optional[Any] = N
             raise NotImplementedError("sync_all: is_aiv_only=True on an AIC")
         used = int(used_cores) if used_cores else _blocks(core)
         addr = _workspace("sync_all", gm_workspace, used)
-        core.check(_lib.asc_core_sync_all_gm(core.ptr, addr, int(used_cores)),
+        core.check(_lib.asc_core_sync_all_gm_at(core.ptr, addr, int(used_cores), *call_site()),
                    f"sync_all(used_cores={int(used_cores)})")
         return
     if ub_workspace is not None:
         raise ValueError("sync_all: ub_workspace without gm_workspace")
     if is_aiv_only and core.kind == LAUNCH_KIND[KernelType.MIX_AIC_1_2]:
-        core.check(_lib.asc_core_sync_all_aiv(core.ptr), "sync_all")
+        core.check(_lib.asc_core_sync_all_aiv_at(core.ptr, *call_site()), "sync_all")
         return
-    core.check(_lib.asc_core_sync_all(core.ptr), "sync_all")
+    core.check(_lib.asc_core_sync_all_at(core.ptr, *call_site()), "sync_all")

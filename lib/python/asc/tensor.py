@@ -11,14 +11,19 @@ set_value run on S and declare the element they touch.
 
 from __future__ import annotations
 
-from typing import Optional, Union
+import ctypes
+from typing import Any, Optional, Union
 
 import numpy as np
 
+from . import _libasc
 from .enums import PipeID, TPosition
 from .runtime import issue, current_core
 
 Number = Union[int, float]
+
+#: The positions of the Unified Buffer, the local memory emulated.
+LOCAL_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 
 
 class DataType:
@@ -170,7 +175,11 @@ class LocalTensor(_Tensor):
     """A view of the core's Unified Buffer: ``tile_size`` elements at byte ``addr``.
 
     LocalTensor() is float32 over the whole buffer; ``tile_size`` 0 is the
-    rest of the buffer from ``addr``.
+    rest of the buffer from ``addr``.  As on the chip a LocalTensor is an
+    address, a length in bytes (get_length()) and a position, and, when a
+    TQue or TBuf handed it out, the buffer it belongs to (which holds its
+    user tag); set_size(), set_buffer_len(), set_addr_with_offset() and
+    reinterpret_cast() change or copy those, never the bytes.
     """
 
     def __init__(self, dtype: Optional[DataType] = None, pos: TPosition = TPosition.VECIN,
@@ -178,35 +187,168 @@ class LocalTensor(_Tensor):
         core = current_core("LocalTensor")
         dtype = dtype or float32
         pos = TPosition(pos)
-        if pos not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
+        if pos not in LOCAL_POSITIONS:
             raise ValueError("only VECIN, VECOUT and VECCALC tensors are emulated")
         size = dtype.sizeof()
+        addr = int(addr)
         if addr < 0 or addr % size:
             raise ValueError(f"addr {addr} is not a multiple of {size}")
         n = int(tile_size) if tile_size else (core.ub.size - addr) // size
-        if n <= 0 or addr + n * size > core.ub.size:
-            raise ValueError(f"{n} elements at {addr} do not fit the {core.ub.size}-byte Unified Buffer")
+        self._set(core, dtype.np, pos, addr, n * size, None, None)
+        self._check_fits("LocalTensor")
+
+    def _set(self, core, np_dtype: np.dtype, pos: TPosition, addr: int, nbytes: int,
+             buf: Optional[Any], label: Optional[str], mem: Optional[np.ndarray] = None,
+             local: Optional[_libasc.Local] = None) -> None:
+        self._core = core
+        #: The bytes of the local memory the tensor is in (the Unified Buffer).
+        self._mem = core.ub if mem is None else mem
+        self._np = np.dtype(np_dtype)
         self.pos = pos
+        #: Byte offset in that memory.
         self.addr = addr
-        self.data = core.ub[addr:addr + n * size].view(dtype.np)
-        self.name = f"{pos.name}@{addr}"
+        self.nbytes = nbytes
+        #: The queue's or TBuf's buffer that handed the tensor out, or None.
+        self.buf = buf
+        self.label = label
+        #: libasc's struct asc_local of that buffer, or None.
+        self._local = local
+
+    @classmethod
+    def _make(cls, core, np_dtype: np.dtype, pos: TPosition, addr: int, nbytes: int,
+              buf: Optional[Any] = None, label: Optional[str] = None,
+              mem: Optional[np.ndarray] = None,
+              local: Optional[_libasc.Local] = None) -> "LocalTensor":
+        """A tensor at ``addr`` (used by the queues), without the checks of __init__."""
+        t = cls.__new__(cls)
+        t._set(core, np_dtype, pos, addr, nbytes, buf, label, mem, local)
+        return t
+
+    def _copy(self) -> "LocalTensor":
+        return LocalTensor._make(self._core, self._np, self.pos, self.addr, self.nbytes,
+                                 self.buf, self.label, self._mem, self._local)
+
+    def _become(self, other: "LocalTensor") -> None:
+        """Take ``other``'s address, length, position and buffer (pyasc's in-place forms)."""
+        self._set(other._core, other._np, other.pos, other.addr, other.nbytes, other.buf,
+                  other.label, other._mem, other._local)
+
+    def _as_local(self) -> _libasc.Local:
+        """The struct asc_local libasc knows the tensor by: its part of its buffer,
+        or, for a tensor made at an address, its bytes alone."""
+        base = self._local
+        if base is None:
+            return _libasc.Local(addr=self._mem.ctypes.data + self.addr, size=self.nbytes,
+                                 pos=int(self.pos), mem=_libasc.MEM_UB, offset=self.addr,
+                                 buf=-1)
+        part = _libasc.Local()
+        off = self.addr - int(base.offset)
+        if off < 0 or _libasc.lib.asc_local_sub(ctypes.byref(base), off, self.nbytes,
+                                                ctypes.byref(part)) < 0:
+            return base
+        return part
+
+    def _check_fits(self, api: str) -> None:
+        size = self._mem.size
+        if self.nbytes <= 0 or self.addr + self.nbytes > size:
+            where = "Unified Buffer" if self._mem is self._core.ub else "local memory"
+            raise ValueError(f"{api}: {self.nbytes} bytes at {self.addr} do not fit "
+                             f"the {size}-byte {where}")
+
+    @property
+    def name(self) -> str:
+        """The tensor in reports: its variable and queue, else POSITION@addr."""
+        return self.label or f"{self.pos.name}@{self.addr}"
 
     def _view(self) -> np.ndarray:
-        return self.data
+        if not self._core.alive:
+            raise RuntimeError(f"{self.name}: a LocalTensor is local memory of its kernel's "
+                               "core: it is gone once the kernel has returned")
+        n = self.nbytes // self._np.itemsize
+        return self._mem[self.addr:self.addr + n * self._np.itemsize].view(self._np)
 
     def get_position(self) -> TPosition:
         """The tensor's TPosition."""
         return self.pos
 
+    def get_length(self) -> int:
+        """The tensor's length in bytes."""
+        return self.nbytes
+
+    def get_size(self) -> int:
+        """The tensor's length in elements."""
+        return self.nbytes // self._np.itemsize
+
+    def set_size(self, size: int = 0) -> None:
+        """Make the tensor ``size`` elements long (within the Unified Buffer)."""
+        self._resize("set_size", int(size) * self._np.itemsize)
+
+    def set_buffer_len(self, data_len: int) -> None:
+        """Make the tensor ``data_len`` bytes long (within the Unified Buffer)."""
+        self._resize("set_buffer_len", int(data_len))
+
+    def _resize(self, api: str, nbytes: int) -> None:
+        old = self.nbytes
+        self.nbytes = nbytes
+        try:
+            self._check_fits(api)
+        except ValueError:
+            self.nbytes = old
+            raise
+
+    def reinterpret_cast(self, dtype: DataType) -> "LocalTensor":
+        """The same bytes (address, length, buffer) as elements of ``dtype``."""
+        if not isinstance(dtype, DataType) or dtype.np.kind not in "biuf":
+            raise RuntimeError("ReinterpretCast dtype must be integer or float")
+        t = self._copy()
+        t._np = dtype.np
+        t.nbytes = self.get_size() * self._np.itemsize
+        return t
+
+    def set_addr_with_offset(self, src: "LocalTensor", offset: int) -> None:
+        """Become ``src`` moved by ``offset`` of its elements (its length kept, as on the chip)."""
+        if not isinstance(src, LocalTensor):
+            raise TypeError("set_addr_with_offset: src must be a LocalTensor")
+        addr = src.addr + int(offset) * src._np.itemsize
+        if int(offset) < 0 or addr % self._np.itemsize:
+            raise ValueError(f"set_addr_with_offset: offset {offset} of {src.name} is not "
+                             f"a multiple of {self._np.itemsize} bytes from its start")
+        old = self._copy()
+        self._become(src)
+        self._np, self.addr = old._np, addr
+        try:
+            self._check_fits("set_addr_with_offset")
+        except ValueError:
+            self._become(old)
+            raise
+
+    def _buffer(self, api: str) -> Any:
+        if self.buf is None:
+            raise RuntimeError(f"{api}: {self.name} has no buffer of a TQue or TBuf to hold a tag")
+        return self.buf
+
+    def set_user_tag(self, tag: int = 0) -> None:
+        """Tag the buffer the tensor belongs to (an int32), for get_user_tag()."""
+        tag = int(tag)
+        if not -2**31 <= tag < 2**31:
+            raise ValueError(f"set_user_tag: {tag} is no int32")
+        self._buffer("set_user_tag").tag = tag
+
+    def get_user_tag(self) -> int:
+        """The tag set_user_tag() gave the tensor's buffer (0 if none)."""
+        return self._buffer("get_user_tag").tag
+
     def get_phy_addr(self, offset: int = 0) -> int:
         """Byte address in the Unified Buffer of element ``offset``."""
-        return self.addr + int(offset) * self.data.itemsize
+        return self.addr + int(offset) * self._np.itemsize
 
     def __getitem__(self, key: object) -> "LocalTensor":
         start = self._start(key, "LocalTensor")
-        t = LocalTensor.__new__(LocalTensor)
-        t.pos = self.pos
-        t.data = self._slice(start)
-        t.addr = self.addr + start * self.data.itemsize
-        t.name = f"{self.pos.name}@{t.addr}"
+        if not 0 <= start <= self.get_size():
+            raise IndexError(f"{self.name}: offset {start} out of range 0..{self.get_size()}")
+        t = self._copy()
+        t.addr = self.addr + start * self._np.itemsize
+        t.nbytes = self.nbytes - start * self._np.itemsize
+        if self.label:
+            t.label = f"{self.label}[{start}:]"
         return t

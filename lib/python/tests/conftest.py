@@ -1,5 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Shared fixtures: tests marked ``device`` skip where /dev/asc_event is missing."""
+"""Shared fixtures: tests marked ``device`` skip where /dev/asc_event is missing,
+tests marked ``torch`` unless ASC_TEST_TORCH=1 and torch imports.
+
+torch takes a minute to import in the guest (TCG): `make check` leaves its
+tests out, the lane that runs pyasc's tutorials (check-all) sets
+ASC_TEST_TORCH=1.
+"""
 
 import os
 
@@ -8,13 +14,28 @@ import pytest
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "device: needs the event device (run in the guest)")
+    config.addinivalue_line("markers", "torch: needs torch, run with ASC_TEST_TORCH=1")
+
+
+def _torch_skip():
+    if os.environ.get("ASC_TEST_TORCH") != "1":
+        return "torch is slow to import under TCG: ASC_TEST_TORCH=1 runs it"
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return "torch is not installed (python3-torch)"
+    return None
 
 
 def pytest_collection_modifyitems(config, items):
     dev = os.environ.get("ASC_EVENT_DEV") or "/dev/asc_event"
-    if os.path.exists(dev):
-        return
-    skip = pytest.mark.skip(reason=f"no {dev}")
+    no_dev = None if os.path.exists(dev) else pytest.mark.skip(reason=f"no {dev}")
+    no_torch = None
+    if any(item.get_closest_marker("torch") for item in items):
+        why = _torch_skip()
+        no_torch = pytest.mark.skip(reason=why) if why else None
     for item in items:
-        if "device" in item.keywords:
-            item.add_marker(skip)
+        if no_dev and "device" in item.keywords:
+            item.add_marker(no_dev)
+        if no_torch and item.get_closest_marker("torch"):
+            item.add_marker(no_torch)

@@ -105,8 +105,10 @@ def test_vadd_without_a_wait_is_a_missing_sync(wait, first, second):
     with pytest.raises(asc.MissingSyncError) as e:
         make_vadd(skip_wait=wait)[1](x, x, z, TILE, TILE, 1)
     assert e.value.errno == errno.ENOLCK
-    line = [l for l in e.value.report.splitlines() if l.startswith("missing sync:")][0]
-    assert f" {first})" in line and f" {second})" in line, e.value.report
+    line = [l for l in e.value.report.splitlines() if "missing sync:" in l][0]
+    # Each side named with the kernel's line that issued it.
+    assert f" {first} at test_kernels.py:" in line, e.value.report
+    assert f" {second} at test_kernels.py:" in line, e.value.report
 
 
 def run(body, core_num=1, **options):

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Where in the kernel a call was made: the line and the name it assigns.
+
+libasc's reports name the kernel's own line (``#5 add at add.py:52``): the
+first frame of the calling stack that is not this package's, passed to
+the _at variant of each call.  A queue is named after the variable it is
+assigned to (``in_queue_x = asc.TQue(...)``), read from that line's
+source.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+import sys
+from types import FrameType
+from typing import Optional, Tuple
+
+_ASSIGNED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]*)?=(?!=)")
+
+
+def _ours(frame: FrameType) -> bool:
+    name = frame.f_globals.get("__name__", "")
+    return name == "asc" or name.startswith("asc.")
+
+
+def kernel_frame() -> Optional[FrameType]:
+    """The innermost frame of the calling stack outside this package."""
+    frame = sys._getframe(1)
+    while frame is not None and _ours(frame):
+        frame = frame.f_back
+    return frame
+
+
+def assigned_name(frame: Optional[FrameType] = None) -> Optional[str]:
+    """The name the line of ``frame`` assigns to (``x_local = ...``), or None."""
+    frame = frame or kernel_frame()
+    if frame is None:
+        return None
+    m = _ASSIGNED.match(linecache.getline(frame.f_code.co_filename, frame.f_lineno))
+    return m.group(1) if m else None
+
+
+def call_site() -> Tuple[Optional[bytes], int]:
+    """(file, line) of the kernel's frame for libasc's _at calls; (None, 0) if none."""
+    frame = kernel_frame()
+    if frame is None:
+        return None, 0
+    return frame.f_code.co_filename.encode(), frame.f_lineno
