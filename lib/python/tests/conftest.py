@@ -3,7 +3,7 @@
 tests marked ``torch`` unless ASC_TEST_TORCH=1 and torch imports.
 
 torch takes a minute to import in the guest (TCG): `make check` leaves its
-tests out, the lane that runs pyasc's tutorials (check-all) sets
+tests out; `make check-all` runs them with the programs of its long run and sets
 ASC_TEST_TORCH=1.
 """
 

@@ -7,7 +7,7 @@ of the Tap and the Plan that returns whether it passed.
     programs     the program linked through pkg-config, the vadd demo,
                  asc-bench --quick, libasc's core runtime tests, the
                  ported kernels (examples.py), the Python package's
-                 tests (pytap.py)
+                 tests (pytap.py); the long run also its torch tests
     libasc       libasc's device tests and the demo
     fastpath     the fast path's test
     ascctl       ascctl.py's and traces.py's tests
@@ -72,7 +72,12 @@ def programs(tap, plan):
     ok = all_ok(tap, [[lib_test(t)] for t in ("core-run", "launch-run", "core-cancel",
                                                "gm-sync-run", "fastpath-run", "que-run")]) and ok
     ok = examples.main(["--all"] if plan.long else []) == 0 and ok
-    return pytap.main([]) == 0 and ok
+    ok = pytap.main([]) == 0 and ok
+    if plan.long:
+        # torch's import alone takes a minute under TCG: only the long run
+        # passes torch tensors (python3-torch comes with --all's install).
+        ok = pytap.main([], paths=["tests/test_torch.py"], ASC_TEST_TORCH="1") == 0 and ok
+    return ok
 
 
 def libasc(tap, _plan):

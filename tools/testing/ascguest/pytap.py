@@ -43,13 +43,15 @@ def report(tap, text):
     tap.plan()
 
 
-def main(args, tap=None):
-    """asc-check-python ARGS: the exit status, pytest's."""
+def main(args, tap=None, paths=("tests",), **environ):
+    """asc-check-python ARGS: the exit status, pytest's.  PATHS are the
+    tests pytest runs (relative to lib/python), ENVIRON more variables of
+    their environment."""
     pkg = os.path.join(TOP, "lib", "python")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=pkg,
-               ASC_LIBASC=build("lib", "libasc.so.1"))
+               ASC_LIBASC=build("lib", "libasc.so.1"), **environ)
     p = subprocess.run([PYTHON, "-m", "pytest", "-v", "-rA", "-p", "no:cacheprovider"]
-                       + list(args) + ["tests"], cwd=pkg, env=env, stdin=subprocess.DEVNULL,
+                       + list(args) + list(paths), cwd=pkg, env=env, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
     report(tap or Tap(), p.stdout.decode(errors="replace"))
     return status(p.returncode)
