@@ -67,6 +67,16 @@ Options:
 """
 
 
+def missing_prerequisite():
+    """What a kernel build needs and this machine lacks, or None."""
+    for t in TOOLS:
+        if not shutil.which(t):
+            return "%s not found" % t
+    if not os.path.isfile("/usr/include/gelf.h"):
+        return "no libelf headers (objtool needs them)"
+    return None
+
+
 class Failed(Exception):
     """The build cannot go on: exit 1 with the message."""
 
@@ -369,13 +379,9 @@ class Build:
 
     def build(self, jobs):
         """Build the kernel unless it is built; its build directory."""
-        for t in TOOLS:
-            if not shutil.which(t):
-                raise Failed("%s not found; run tools/scripts/asc-install-deps "
-                             "--all" % t)
-        if not os.path.isfile("/usr/include/gelf.h"):
-            raise Failed("no libelf headers (objtool needs them); run "
-                         "tools/scripts/asc-install-deps --all")
+        lack = missing_prerequisite()
+        if lack:
+            raise Failed(lack + "; run tools/scripts/asc-install-deps --all")
         os.makedirs(self.root, exist_ok=True)
         with open(os.path.join(self.root, ".lock"), "w",
                   encoding="utf-8") as lock:

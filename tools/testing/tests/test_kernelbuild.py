@@ -193,6 +193,15 @@ class KernelBuildTest(FakeTree):
         self.assertRegex(p.stdout, r"(?m)^release=6\.1\.99-rc1-asc-debug-")
         self.assertEqual(run("--help").returncode, 0)
 
+    def test_prerequisites_are_looked_up_on_path(self):
+        path = os.environ.get("PATH", "")
+        os.environ["PATH"] = self.top
+        try:
+            self.assertEqual(kernelbuild.missing_prerequisite(),
+                             "make not found")
+        finally:
+            os.environ["PATH"] = path
+
     def test_name_of_a_fragment(self):
         odd = write(os.path.join(self.top, "Odd_Name.config"), "")
         with self.assertRaises(kernelbuild.Failed):
@@ -206,6 +215,15 @@ class FakeSourceBuildTest(FakeTree):
     NAME = "fake"
     SOURCE_MAKEFILE = FAKE_MAKEFILE
     MERGE = MERGE
+
+    def setUp(self):
+        super().setUp()
+        self.missing = kernelbuild.missing_prerequisite
+        kernelbuild.missing_prerequisite = lambda: None
+
+    def tearDown(self):
+        kernelbuild.missing_prerequisite = self.missing
+        super().tearDown()
 
     def build(self):
         b = kernelbuild.Build(self.top, self.source, self.fragment)
@@ -230,6 +248,15 @@ class FakeSourceBuildTest(FakeTree):
         self.assertEqual((again, said), (b.dir, ""))
         with open(os.path.join(b.dir, "builds")) as f:
             self.assertEqual(f.read(), "built\n")
+
+    def test_a_missing_tool_fails_before_building(self):
+        kernelbuild.missing_prerequisite = lambda: "bison not found"
+        b, out, said = self.build()
+        self.assertIsInstance(out, kernelbuild.Failed)
+        self.assertEqual(str(out), "bison not found; run "
+                         "tools/scripts/asc-install-deps --all")
+        self.assertFalse(b.built())
+        self.assertFalse(os.path.exists(b.dir))
 
     def test_an_option_kconfig_dropped_fails(self):
         write(self.fragment, "CONFIG_KASAN=y\nCONFIG_DROPPED=y\n")
