@@ -16,7 +16,7 @@ from unittest import mock
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from ascguest import bench, examples, install, kcsan, pytap, tap  # noqa: E402
+from ascguest import bench, examples, install, kcsan, pyasc, pytap, tap  # noqa: E402
 from ascguest.ascctl import last_report  # noqa: E402
 from ascguest.cli import Usage, main, plan  # noqa: E402
 from ascguest.steps import KILLED, Failed, Steps, in_process, run_tap  # noqa: E402
@@ -345,3 +345,48 @@ class SmallTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PyascTest(unittest.TestCase):
+    """asc-check-pyasc's list, the checkout's files, and the verdicts."""
+
+    def test_list_entries(self):
+        text = ("# comment\n\npython/a.py\trun\n"
+                "python/test/b.py\tno\tNPU only: torch on \"npu\"\n")
+        self.assertEqual(pyasc.listed(text), [("python/a.py", "run", ""),
+                                              ("python/test/b.py", "no", 'NPU only: torch on "npu"')])
+
+    def test_kernel_files_leave_out_conftest_and_other_dirs(self):
+        with tempfile.TemporaryDirectory() as d:
+            for f in ("python/tutorials/01_add/add.py", "python/test/kernels/conftest.py",
+                      "python/test/kernels/test_vadd.py", "python/test/unit/test_x.py",
+                      "python/test/kernels/README.md"):
+                os.makedirs(os.path.join(d, os.path.dirname(f)), exist_ok=True)
+                open(os.path.join(d, f), "w").close()
+            self.assertEqual(pyasc.kernel_files(d), ["python/test/kernels/test_vadd.py",
+                                                     "python/tutorials/01_add/add.py"])
+
+    def test_how_a_file_runs(self):
+        self.assertEqual(pyasc.command("x/test_vadd.py")[1:4], ["-m", "pytest", "-q"])
+        self.assertEqual(pyasc.command("x/add.py")[1:], ["add.py"])
+
+    def test_first_error(self):
+        self.assertEqual(pyasc.first_error("a\nE   ModuleNotFoundError: asc.adv\nE   x\n"),
+                         "ModuleNotFoundError: asc.adv")
+        self.assertEqual(pyasc.first_error("Traceback\nKeyError: 1\nValueError: bad\n"),
+                         "ValueError: bad")
+        self.assertEqual(pyasc.first_error("nothing\n"), "")
+
+    def test_unlisted_and_missing_files_fail(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "python/tutorials"))
+            open(os.path.join(d, "python/tutorials/new.py"), "w").close()
+            out = io.StringIO()
+            t = tap.Tap(out)
+            pyasc.check(t, d, False, [("python/tutorials/gone.py", "no", "why")])
+            text = out.getvalue()
+            self.assertIn("not ok 1 - pyasc: python/tutorials/new.py is not in pyasc-kernels.txt",
+                          text)
+            self.assertIn("not ok 2 - pyasc: python/tutorials/gone.py is not in the checkout", text)
+            self.assertIn("ok 3 - pyasc: python/tutorials/gone.py # SKIP why", text)
+            self.assertEqual(t.failed, 2)
