@@ -20,19 +20,20 @@ from .tensor import GlobalTensor, LocalTensor, _Tensor
 Number = Union[int, float]
 
 
-def _count(api: str, count: int, *tensors: _Tensor) -> int:
+def _count(api: str, count: int, tensors: tuple, views: list) -> int:
     count = int(count)
     if count <= 0:
         raise ValueError(f"{api}: count must be positive, not {count}")
-    for t in tensors:
-        if count > t.get_size():
-            raise ValueError(f"{api}: count {count} exceeds the {t.get_size()} elements of {t.name}")
+    for t, v in zip(tensors, views):
+        if count > v.size:
+            raise ValueError(f"{api}: count {count} exceeds the {v.size} elements of {t.name}")
     return count
 
 
-def _same_dtype(api: str, *tensors: _Tensor) -> None:
-    kinds = {t._view().dtype for t in tensors}
-    if len(kinds) > 1:
+def _same_dtype(api: str, views: list) -> None:
+    first = views[0].dtype
+    if any(v.dtype != first for v in views):
+        kinds = {v.dtype for v in views}
         raise TypeError(f"{api}: tensors of different dtypes: " + ", ".join(sorted(str(k) for k in kinds)))
 
 
@@ -46,21 +47,24 @@ def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
         dst._bind_scratch(src._view().dtype, int(count))
     else:
         raise TypeError("data_copy: only GlobalTensor to LocalTensor and LocalTensor to GlobalTensor")
-    _same_dtype("data_copy", dst, src)
-    n = _count("data_copy", count, dst, src)
-    d, s = dst._view()[:n], src._view()[:n]
+    views = [dst._view(), src._view()]
+    _same_dtype("data_copy", views)
+    n = _count("data_copy", count, (dst, src), views)
+    d, s = views[0][:n], views[1][:n]
     issue(pipe, lambda: np.copyto(d, s), "data_copy", [(s, False, src.name), (d, True, dst.name)])
 
 
 def _vector(api: str, dst: LocalTensor, srcs: tuple, count: int, fn) -> None:
     current_core(api)
-    for t in (dst,) + srcs:
+    tensors = (dst,) + srcs
+    for t in tensors:
         if not isinstance(t, LocalTensor):
             raise TypeError(f"{api}: operands must be LocalTensors")
-    _same_dtype(api, dst, *srcs)
-    n = _count(api, count, dst, *srcs)
-    d = dst._view()[:n]
-    s = [t._view()[:n] for t in srcs]
+    views = [t._view() for t in tensors]
+    _same_dtype(api, views)
+    n = _count(api, count, tensors, views)
+    d = views[0][:n]
+    s = [v[:n] for v in views[1:]]
     acc = [(v, False, t.name) for v, t in zip(s, srcs)] + [(d, True, dst.name)]
     issue(PipeID.PIPE_V, lambda: fn(d, *s), api, acc)
 
@@ -125,7 +129,7 @@ def bilinear_interpolation(dst: LocalTensor, src0: LocalTensor, src0_offset: Loc
         raise TypeError(f"{api}: operands must be LocalTensors")
     if isinstance(mask, (list, tuple)):
         raise NotImplementedError(f"{api}: the bit-mask form of mask is not emulated; give a count")
-    _same_dtype(api, dst, src0, src1)
+    _same_dtype(api, [dst._view(), src0._view(), src1._view()])
     d, s0, off, s1 = dst._view(), src0._view(), src0_offset._view(), src1._view()
     if d.dtype != np.float16:
         raise TypeError(f"{api}: dst, src0 and src1 must be half, not {d.dtype}")
