@@ -79,9 +79,8 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_test_dev.h"
-#include "asc_test_events.h"
-#include "asc_test_options.h"
+#include "asc_test_device.h"
+#include "asc_test_util.h"
 
 #define DEFAULT_SEED	0xa5e7f022u
 #define DEFAULT_COUNT	1000000UL
