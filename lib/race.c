@@ -7,8 +7,13 @@
  * The model is the chip's.  Each of the seven pipes (S, V, M, MTE1, MTE2,
  * MTE3, FIX) is a lane: an in-order queue of the instructions issued to
  * it.  A set of (E, id) goes to the lane of E's source pipe, a wait to
- * its destination's; V_V and FIX_FIX are barriers of one pipe, and a
- * barrier of one pipe orders nothing its queue does not already order.
+ * its destination's; V_V's set and both halves of FIX_FIX are barriers
+ * of one pipe.  A lane is in order but pipelined: two of its own
+ * accesses are ordered only when the first has finished before the
+ * second starts, by a barrier of the lane between them or by a set of
+ * the lane after the first whose flag came back before the second (a set
+ * runs once everything before it on its lane has finished): the lane's
+ * @fence.  S and M keep their own order.
  * The k-th wait of (E, id) takes the flag of the k-th set of (E, id): all
  * sets of E run in order on one pipe, all waits on another, and a second
  * set before the wait of the first is an error of its own (below).
@@ -41,9 +46,9 @@
  *
  * What is reported, one line each, and the errno of the first:
  *
- * - ENOLCK, missing sync: two accesses of work items on different lanes
- *   to overlapping bytes, at least one a write, neither happening before
- *   the other.  Each access is checked against the earlier ones that are
+ * - ENOLCK, missing sync: two accesses of work items to overlapping
+ *   bytes, at least one a write, neither happening before the other: on
+ *   different lanes by the clocks, on one lane by its fence.  Each access is checked against the earlier ones that are
  *   kept: an access is forgotten once a later one on the same bytes and
  *   more, ordered after it, makes it redundant (a write after anything; a
  *   read after a read), since whatever would race with the old one then
@@ -72,6 +77,7 @@
 
 #define RACE_LANES	7
 #define RACE_S		ASC_RACE_S
+#define RACE_M		2		/* race_lane_pipe[RACE_M] is M */
 /* The clock component of what the scalar has done when it issues. */
 #define RACE_ISSUE	ASC_RACE_ISSUE
 #define RACE_CLOCKS	ASC_RACE_CLOCKS
@@ -102,7 +108,8 @@ enum race_kind {
 	RACE_WORK,
 	RACE_SET,
 	RACE_WAIT,
-	RACE_NOP,		/* a barrier of one pipe, V_V, FIX_FIX */
+	RACE_NOP,		/* the wait of V_V: nothing */
+	RACE_BARRIER,		/* PipeBarrier of one pipe, V_V's set, FIX_FIX */
 };
 
 /*
@@ -132,6 +139,9 @@ struct race_item {
  * @tail: where the next one goes.
  * @issued: instructions issued: the position of the last one.
  * @done: instructions run; @clock is the clock of the last of them.
+ * @fence: the instructions up to this position have finished before the
+ *	next one to run starts (a barrier of the lane, or a flag from a set
+ *	of it that came back): what orders two of the lane's own accesses.
  */
 struct race_lane {
 	struct race_item *head;
@@ -139,6 +149,7 @@ struct race_lane {
 	uint32_t issued;
 	uint32_t done;
 	struct race_clock clock;
+	uint32_t fence;
 };
 
 /* A set that has run and whose flag no wait has taken yet. */
@@ -419,10 +430,17 @@ static void race_report_race(struct asc_race *race, const struct race_rec *r,
 		race_range(race, second, sizeof(second), a->name, a->lo, a->hi);
 	race_ref(ra, sizeof(ra), r->seq, r->what, &r->site);
 	race_ref(rb, sizeof(rb), it->seq, it->what, &it->site);
-	race_find(race, ENOLCK,
-		"missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
-		race_lane_name(r->lane), race_verb(r->write), first, ra,
-		race_lane_name(lane), race_verb(a->write), second, rb);
+	if (r->lane == lane)
+		race_find(race, ENOLCK,
+			"missing sync: %s %s %s (%s) and %s %s %s (%s): one pipe, but pipelined: no pipe_barrier(%s) between them",
+			race_lane_name(r->lane), race_verb(r->write), first, ra,
+			race_lane_name(lane), race_verb(a->write), second, rb,
+			race_lane_name(lane));
+	else
+		race_find(race, ENOLCK,
+			"missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
+			race_lane_name(r->lane), race_verb(r->write), first, ra,
+			race_lane_name(lane), race_verb(a->write), second, rb);
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
@@ -484,6 +502,22 @@ static int race_rec_order(const void *pa, const void *pb)
 	return a->range.key < b->range.key ? -1 : a->range.key > b->range.key;
 }
 
+/*
+ * Kept access @r happens before an access of @lane at clock @c: on
+ * another lane by the clocks; on the same lane only when it finished
+ * before (race_lane.fence), since a pipe is pipelined.  S and M keep
+ * their own order: the scalar's by the hardware, the cube's matmuls
+ * accumulate into L0C one after the other.
+ */
+static bool race_ordered(const struct asc_race *race, const struct race_rec *r,
+			 int lane, const struct race_clock *c)
+{
+	if (r->lane != lane)
+		return race_happens_before(r->lane, r->pos, c);
+	return lane == RACE_S || lane == RACE_M ||
+	       r->pos <= race->lane[lane].fence;
+}
+
 /* A work item runs at clock @c: check its accesses, then keep them. */
 static int race_run_work(struct asc_race *race, int lane, const struct race_item *it,
 		       const struct race_clock *c)
@@ -499,8 +533,8 @@ static int race_run_work(struct asc_race *race, int lane, const struct race_item
 			return -1;
 		for (i = n = 0; i < race->found.len; i++) {
 			r = (const struct race_rec *)race->found.v[i];
-			if ((r->write || a->write) && r->lane != lane &&
-			    !race_happens_before(r->lane, r->pos, c))
+			if ((r->write || a->write) &&
+			    !race_ordered(race, r, lane, c))
 				race->found.v[n++] = race->found.v[i];
 		}
 		qsort(race->found.v, n, sizeof(race->found.v[0]), race_rec_order);
@@ -561,6 +595,17 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 }
 
 /*
+ * What another lane learnt of @lane (@o, the clock of a set's flag or of
+ * the scalar) was finished there: a set runs once everything before it
+ * on its lane has.  Only the lane's own clock counts in issue order.
+ */
+static void race_fence(struct race_lane *l, int lane, const struct race_clock *o)
+{
+	if (o->t[lane] > l->fence)
+		l->fence = o->t[lane];
+}
+
+/*
  * Run the first instruction of @lane if it can run.  Return: 1 when it
  * ran, 0 when it cannot, -1 with errno ENOMEM.
  */
@@ -575,6 +620,7 @@ static int race_step(struct asc_race *race, int lane)
 	if (!it)
 		return 0;
 	race_clock_join(&c, &it->issue);
+	race_fence(l, lane, &it->issue);
 	if (it->kind == RACE_SET || it->kind == RACE_WAIT) {
 		f = race_flag_get(race, it->event, it->id);
 		if (!f)
@@ -585,11 +631,13 @@ static int race_step(struct asc_race *race, int lane)
 		if (f->qlen)
 			return 0;
 		race_clock_join(&c, &f->wait_clock);
+		race_fence(l, lane, &f->wait_clock);
 	}
 	if (it->kind == RACE_WAIT) {
 		if (!f->qlen)
 			return 0;
 		race_clock_join(&c, &f->q[f->qhead].clock);
+		race_fence(l, lane, &f->q[f->qhead].clock);
 		/* What a flag brings back to S publishes its stores. */
 		if (lane == RACE_S && f->q[f->qhead].clock.t[RACE_S] > race->s_pub)
 			race->s_pub = f->q[f->qhead].clock.t[RACE_S];
@@ -618,6 +666,9 @@ static int race_step(struct asc_race *race, int lane)
 		f->wait_pos = it->pos;
 		f->wait_site = it->site;
 		f->wait_clock = c;
+		break;
+	case RACE_BARRIER:
+		l->fence = it->pos;
 		break;
 	case RACE_NOP:
 		break;
@@ -956,6 +1007,7 @@ int asc_race_flag_named(struct asc_race *race, bool set, unsigned long seq,
 int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 		      int event, int id, const char *what, bool after_wait)
 {
+	enum race_kind kind;
 	struct race_item *it;
 	int src, dst;
 
@@ -967,7 +1019,14 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 
 	src = race_src(event);
 	dst = race_dst(event);
-	it = race_item_new(src == dst ? RACE_NOP : set ? RACE_SET : RACE_WAIT, seq, 0);
+	/* V_V's set is a barrier of V, its wait nothing; FIX_FIX's both are. */
+	if (src != dst)
+		kind = set ? RACE_SET : RACE_WAIT;
+	else if (set || src == race_lane_of(ASC_PIPE_FIX))
+		kind = RACE_BARRIER;
+	else
+		kind = RACE_NOP;
+	it = race_item_new(kind, seq, 0);
 	if (!it)
 		return -1;
 	it->event = event;
@@ -1050,7 +1109,7 @@ int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 		lane = race_lane_of(pipe_id);
 		if (lane <= RACE_S)
 			return race_fail(EINVAL);
-		it = race_item_new(RACE_NOP, seq, 0);
+		it = race_item_new(RACE_BARRIER, seq, 0);
 		if (!it)
 			return -1;
 		return race_issue(race, lane, it);
@@ -1065,8 +1124,10 @@ int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 	all.t[RACE_S] = race->lane[RACE_S].done;
 	all.t[RACE_ISSUE] = race->lane[RACE_S].done;
 	race->s_pub = race->lane[RACE_S].done;
-	for (lane = 0; lane < RACE_LANES; lane++)
+	for (lane = 0; lane < RACE_LANES; lane++) {
 		race->lane[lane].clock = all;
+		race->lane[lane].fence = race->lane[lane].done;
+	}
 	return race->lane[RACE_S].done;
 }
 

@@ -126,7 +126,8 @@ int asc_race_lane(int pipe_id);
 /*
  * Issue a set (@set) or a wait of (@event, @id) as instruction @seq, to
  * the source pipe of @event for a set, its destination for a wait.  V_V
- * and FIX_FIX are barriers of their pipe (the wait of V_V is nothing).
+ * and FIX_FIX are barriers of their pipe (the wait of V_V is nothing):
+ * see asc_race_barrier().
  * A wait on S must end at once (EDEADLK when no issued set ever
  * satisfies it).  Return: its position on its pipe.
  */
@@ -146,7 +147,9 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 
 /*
  * pipe_barrier(@pipe_id) as instruction @seq: on one pipe other than S
- * it orders nothing more than the pipe's queue does; ASC_PIPE_ALL waits
+ * everything issued to it before finishes before anything after starts
+ * (without one, two overlapping accesses of V, MTE1, MTE2, MTE3 or FIX,
+ * one a write, are a missing sync); ASC_PIPE_ALL waits
  * for every pipe (EDEADLK when one never drains) and orders everything
  * before it before everything after.  Return: the position on its pipe,
  * S for ASC_PIPE_ALL.

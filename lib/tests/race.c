@@ -143,13 +143,17 @@ TEST_F(race, what_is_no_race)
 {
 	struct asc_access lo = { x, 2048, 1, "x" }, hi = { x + 2048, 2048, 1, "x" };
 
-	/* Reads never race; disjoint bytes never race; one pipe is ordered. */
+	/*
+	 * Reads never race; disjoint bytes never race; one pipe is ordered
+	 * by a barrier of its own.
+	 */
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "read", ACC(y, 0)));
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "read", ACC(y, 0)));
 	ASSERT_EQ(2, WORK(ASC_PIPE_MTE2, "low", lo));
 	ASSERT_EQ(2, WORK(ASC_PIPE_V, "high", hi));
-	ASSERT_EQ(3, WORK(ASC_PIPE_V, "again", hi));
-	ASSERT_EQ(4, WORK(ASC_PIPE_V, "read", ACC(z, 0)));
+	ASSERT_EQ(3, asc_race_barrier(self->race, ASC_PIPE_V, ++self->seq));
+	ASSERT_EQ(4, WORK(ASC_PIPE_V, "again", hi));
+	ASSERT_EQ(5, WORK(ASC_PIPE_V, "read", ACC(z, 0)));
 	ASSERT_EQ(1, WORK(ASC_PIPE_M, "read", ACC(z, 0)));
 	ASSERT_EQ(NULL, REPORT());
 }
@@ -157,12 +161,111 @@ TEST_F(race, what_is_no_race)
 TEST_F(race, a_later_read_does_not_hide_a_write)
 {
 	char *want = race("V", "writes", "x", x, sizeof(x), 1, "add", "MTE3",
-			  "reads", 3, "copy_out");
+			  "reads", 4, "copy_out");
 
 	/* V's own read after its write keeps the write for later checks. */
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
-	ASSERT_EQ(2, WORK(ASC_PIPE_V, "check", ACC(x, 0)));
+	ASSERT_EQ(2, asc_race_barrier(self->race, ASC_PIPE_V, ++self->seq));
+	ASSERT_EQ(3, WORK(ASC_PIPE_V, "check", ACC(x, 0)));
 	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_MTE3, "copy_out", ACC(x, 0)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+/* The line for two accesses of one pipe, #@s1 then #@s2, with no barrier. */
+static char *same_pipe(const char *p, const char *verb1, const char *b,
+		       const void *addr, size_t size, unsigned long s1,
+		       const char *w1, const char *verb2, unsigned long s2,
+		       const char *w2)
+{
+	char *line;
+
+	if (asprintf(&line, "missing sync: %s %s \"%s\" [%#lx+%zu] (#%lu %s) and %s %s it (#%lu %s): one pipe, but pipelined: no pipe_barrier(%s) between them\n",
+		     p, verb1, b, (unsigned long)addr, size, s1, w1, p, verb2,
+		     s2, w2, p) < 0)
+		return NULL;
+	return line;
+}
+
+TEST_F(race, one_pipe_needs_its_barrier)
+{
+	char *want = same_pipe("V", "writes", "x", x, sizeof(x), 1, "add",
+			       "reads", 2, "mul");
+
+	/* Ascend C's example: Add, PipeBarrier<PIPE_V>, Mul reading Add's output. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, one_pipe_write_after_read)
+{
+	char *want = same_pipe("MTE2", "reads", "x", x, sizeof(x), 1, "peek",
+			       "writes", 2, "refill");
+
+	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "peek", ACC(x, 0)));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_MTE2, "refill", ACC(x, 1)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, the_wait_of_v_v_orders_nothing)
+{
+	char *want = same_pipe("V", "writes", "x", x, sizeof(x), 1, "add",
+			       "reads", 3, "mul");
+
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_EQ(2, WAIT(V_V, 0));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, what_orders_one_pipe)
+{
+	/* PipeBarrier of the pipe, and V_V's set. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_EQ(2, asc_race_barrier(self->race, ASC_PIPE_V, ++self->seq));
+	ASSERT_EQ(3, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_EQ(4, SET(V_V, 0));
+	ASSERT_EQ(5, WAIT(V_V, 0));
+	ASSERT_EQ(6, WORK(ASC_PIPE_V, "sub", ACC(x, 1)));
+	/* Both halves of FIX_FIX. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_FIX, "fix", ACC(y, 1)));
+	ASSERT_EQ(2, WAIT(FIX_FIX, 0));
+	ASSERT_EQ(3, WORK(ASC_PIPE_FIX, "fix", ACC(y, 0)));
+	ASSERT_EQ(4, SET(FIX_FIX, 0));
+	ASSERT_EQ(5, WORK(ASC_PIPE_FIX, "fix", ACC(y, 1)));
+	/* A set of V that comes back to V: the set ran once sub was done. */
+	ASSERT_EQ(7, SET(V_MTE3, 0));
+	ASSERT_EQ(1, WAIT(V_MTE3, 0));
+	ASSERT_EQ(2, SET(MTE3_V, 0));
+	ASSERT_EQ(8, WAIT(MTE3_V, 0));
+	ASSERT_EQ(9, WORK(ASC_PIPE_V, "div", ACC(x, 0)));
+	/* A set of V the scalar waited for. */
+	ASSERT_EQ(10, SET(V_S, 0));
+	ASSERT_EQ(1, WAIT(V_S, 0));
+	ASSERT_EQ(11, WORK(ASC_PIPE_V, "exp", ACC(x, 1)));
+	/* PIPE_ALL. */
+	ASSERT_LT(0, asc_race_barrier(self->race, ASC_PIPE_ALL, ++self->seq));
+	ASSERT_EQ(12, WORK(ASC_PIPE_V, "ln", ACC(x, 0)));
+	/* The scalar keeps its own order. */
+	ASSERT_LT(0, WORK(ASC_PIPE_S, "store", ACC(z, 1)));
+	ASSERT_LT(0, WORK(ASC_PIPE_S, "load", ACC(z, 0)));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_EQ(NULL, REPORT());
+}
+
+TEST_F(race, a_set_not_yet_back_orders_nothing)
+{
+	char *want = same_pipe("V", "writes", "x", x, sizeof(x), 1, "add",
+			       "reads", 3, "mul");
+
+	/* V sets V_MTE3 after add, but nothing brings it back before mul. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_EQ(2, SET(V_MTE3, 0));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
 	ASSERT_STREQ(want, REPORT());
 	free(want);
 }

@@ -174,8 +174,13 @@ static int LoadScalarOtherFlat(struct asc_core *core)
 	TRY(evSV = asc_core_fetch_event_id(core, S_V));
 	TRY(ex_set(core, "80", S_V, evSV));
 	TRY(ex_wait(core, "81", S_V, evSV));
-	return issue(core, ASC_PIPE_V, duplicate_op, "Duplicate(land)", land,
-		     NULL, maxDataCount, scalarValue, dup, 1);
+	TRY(issue(core, ASC_PIPE_V, duplicate_op, "Duplicate(land)", land,
+		  NULL, maxDataCount, scalarValue, dup, 1));
+	/*
+	 * Not in the original: ComputeCore reads land, and the compiler's
+	 * automatic sync puts a PipeBarrier<PIPE_V> between the two.
+	 */
+	return asc_core_pipe_barrier(core, ASC_PIPE_V);
 }
 
 /* Lines 85-122: one slot's self, after its previous tile was used. */

@@ -205,7 +205,9 @@ def test_vector_ops_and_scalar_access():
         b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 64, 8)
         c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 128, 8)
         asc.duplicate(a, 3.0, 8)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.muls(b, a, 2.0, 8)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.mul(c, a, b, 8)
         ev = pipe.fetch_event_id(asc.HardEvent.V_S)
         asc.set_flag(asc.HardEvent.V_S, ev)
@@ -219,6 +221,34 @@ def test_vector_ops_and_scalar_access():
     asc.jit(body)[1](out)
     assert vals == [18.0]
     assert out.tolist() == [1.5] + [18.0] * 7
+
+
+@pytest.mark.parametrize("barrier", [None, "PIPE_V", "PIPE_ALL", "V_V"])
+def test_one_pipe_needs_its_barrier(barrier):
+    # Ascend C's PipeBarrier example: Add, PipeBarrier<PIPE_V>, Mul.
+    def body():
+        pipe = asc.TPipe()
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 64, 8)
+        c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 128, 8)
+        asc.add(b, a, a, 8)
+        if barrier == "V_V":
+            ev = pipe.fetch_event_id(asc.HardEvent.V_V)
+            asc.set_flag(asc.HardEvent.V_V, ev)
+            asc.wait_flag(asc.HardEvent.V_V, ev)
+        elif barrier:
+            asc.pipe_barrier(asc.PipeID[barrier])
+        asc.mul(c, b, a, 8)
+    if barrier:
+        run(body)
+        return
+    with pytest.raises(asc.MissingSyncError) as e:
+        run(body)
+    assert e.value.errno == errno.ENOLCK
+    line = [l for l in e.value.report.splitlines() if "missing sync:" in l][0]
+    assert line.startswith("missing sync: V writes "), e.value.report
+    assert " add at test_kernels.py:" in line and " mul at test_kernels.py:" in line, line
+    assert line.endswith("one pipe, but pipelined: no pipe_barrier(V) between them"), line
 
 
 def test_a_scalar_read_without_sync_is_a_missing_sync():
