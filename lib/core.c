@@ -827,6 +827,8 @@ static int core_tpipe_reset(struct asc_core *c, bool reset)
 		return -1;
 	if (asc_race_leftovers(c->race, before))
 		return asc_core_race_fail(c, before);
+	if (asc_que_leaked_ids(c, before))
+		return -1;
 	if (asc_pipe_reset(c->pipe) < 0)
 		return asc_core_call_fail(c, errno, "#%lu %s on S", c->seq, what);
 	asc_que_forget(c);
@@ -859,9 +861,17 @@ int asc_core_barrier_all(struct asc_core *c)
 
 ASC_API int asc_core_tpipe_destroy(struct asc_core *c)
 {
+	char before[160], at[96];
+
 	if (asc_core_enter(c))
 		return -1;
+	asc_core_site_text(&c->site, at, sizeof(at));
+	snprintf(before, sizeof(before), "before destroy (#%lu%s)", c->seq, at);
 	if (asc_que_wait_frees(c, "destroy") || asc_core_barrier_all(c))
+		return -1;
+	if (asc_race_leftovers(c->race, before))
+		return asc_core_race_fail(c, before);
+	if (asc_que_leaked_ids(c, before))
 		return -1;
 	asc_que_set_destroyed(c, true);
 	return 0;
@@ -1078,8 +1088,11 @@ void asc_core_finish(struct asc_core *c)
 	}
 	if (core_drain_checked(c, end))
 		return;
-	if (asc_race_leftovers(c->race, "by the end of the kernel"))
+	if (asc_race_leftovers(c->race, "by the end of the kernel")) {
 		asc_core_race_fail(c, end);
+		return;
+	}
+	asc_que_leaked_ids(c, "by the end of the kernel");
 }
 
 /*

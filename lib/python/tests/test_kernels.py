@@ -4,6 +4,7 @@
 import errno
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -249,6 +250,36 @@ def test_one_pipe_needs_its_barrier(barrier):
     assert line.startswith("missing sync: V writes "), e.value.report
     assert " add at test_kernels.py:" in line and " mul at test_kernels.py:" in line, line
     assert line.endswith("one pipe, but pipelined: no pipe_barrier(V) between them"), line
+
+
+@pytest.mark.parametrize("at", ["reset", "destroy", "end", None])
+def test_an_id_never_released_is_a_leak(at):
+    lines = {}
+
+    def body():
+        pipe = asc.TPipe()
+        lines["alloc"] = sys._getframe().f_lineno + 1
+        ev = pipe.alloc_event_id(asc.HardEvent.V_S)
+        asc.set_flag(asc.HardEvent.V_S, ev)
+        asc.wait_flag(asc.HardEvent.V_S, ev)
+        if at is None:
+            pipe.release_event_id(ev, asc.HardEvent.V_S)
+        elif at != "end":
+            lines["end"] = sys._getframe().f_lineno + 1
+            getattr(pipe, at)()
+    if at is None:
+        run(body)
+        return
+    with pytest.raises(asc.MissingSyncError) as e:
+        run(body)
+    assert e.value.errno == errno.ENOLCK
+    line = [l for l in e.value.report.splitlines() if "leaked ID:" in l][0]
+    assert line.startswith("leaked ID: V_S id 0, allocated by the kernel "
+                           f"(#1 at test_kernels.py:{lines['alloc']}), never released "), line
+    if at == "end":
+        assert line.endswith(" by the end of the kernel"), line
+    else:
+        assert line.endswith(f" before {at} (#4 at test_kernels.py:{lines['end']})"), line
 
 
 def test_a_scalar_read_without_sync_is_a_missing_sync():
