@@ -1157,6 +1157,63 @@ int asc_race_leftovers(struct asc_race *race, const char *when)
 	return race->err ? race_fail(race->err) : 0;
 }
 
+bool asc_race_event_used(const struct asc_race *race, int event)
+{
+	const struct race_item *it;
+	int lane;
+
+	if (event < 0 || event >= ASC_HARD_EVENT_COUNT)
+		return false;
+	if (race->flags[event])
+		return true;
+	for (lane = 0; lane < RACE_LANES; lane++)
+		for (it = race->lane[lane].head; it; it = it->next)
+			if ((it->kind == RACE_SET || it->kind == RACE_WAIT) &&
+			    it->event == event)
+				return true;
+	return false;
+}
+
+/*
+ * The last wait of (@event, @id) is not ordered before a set issued now
+ * to @event's source: what that lane has run and what the scalar knows.
+ */
+static bool race_wait_unordered(const struct asc_race *race, int event,
+				const struct race_flag *f)
+{
+	int src = race_src(event), dst = race_dst(event);
+	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
+	struct race_clock next = race->lane[src].clock;
+	struct race_clock issue = race->lane[RACE_S].clock;
+
+	if (!f->waits_run)
+		return false;
+	if (src != RACE_S)
+		issue.t[RACE_S] = race->s_pub;
+	race_clock_join(&next, &issue);
+	return !race_happens_before(dst_clock, f->wait_pos, &next);
+}
+
+bool asc_race_may_collide(const struct asc_race *race, int event, int id)
+{
+	const struct race_flag *f;
+	const struct race_item *it;
+	int lane;
+
+	if (event < 0 || event >= ASC_HARD_EVENT_COUNT || id < 0 ||
+	    id >= ASC_EVENT_IDS_MAX)
+		return false;
+	for (lane = 0; lane < RACE_LANES; lane++)
+		for (it = race->lane[lane].head; it; it = it->next)
+			if ((it->kind == RACE_SET || it->kind == RACE_WAIT) &&
+			    it->event == event && it->id == id)
+				return true;
+	if (!race->flags[event])
+		return false;
+	f = &race->flags[event][id];
+	return f->qlen || race_wait_unordered(race, event, f);
+}
+
 void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 {
 	const struct race_flag *f;
@@ -1176,6 +1233,13 @@ void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 			asc_report_add(out, "in use: %s id %d: its flag, set by %s (%s), not waited for yet",
 				       race_event_name(event), id,
 				       race_lane_name(race_src(event)), ref);
+		}
+		if (!f->qlen && race_wait_unordered(race, event, f)) {
+			race_ref(ref, sizeof(ref), f->wait_seq, NULL, &f->wait_site);
+			asc_report_add(out, "in use: %s id %d: its last wait, on %s (%s), is ordered before nothing %s issues next: a set of it could come first",
+				       race_event_name(event), id,
+				       race_lane_name(race_dst(event)), ref,
+				       race_lane_name(race_src(event)));
 		}
 	}
 	for (lane = 0; lane < RACE_LANES; lane++) {

@@ -179,8 +179,20 @@ int asc_race_drain(struct asc_race *race, const char *when);
 int asc_race_leftovers(struct asc_race *race, const char *when);
 
 /*
+ * Whether the detector has seen a set or wait of @event
+ * (asc_race_event_used()); whether a set of (@event, @id) issued now
+ * could come before the wait of a set already issued
+ * (asc_race_may_collide()): a set or wait of it not run yet, its flag
+ * still set, or its last wait not ordered before what @event's source
+ * pipe has run and the scalar knows.  Only the issue order decides.
+ */
+bool asc_race_event_used(const struct asc_race *race, int event);
+bool asc_race_may_collide(const struct asc_race *race, int event, int id);
+
+/*
  * Add a line to the report for every live use of @event: a set issued or
- * whose flag is still set, a wait issued and not yet ended.  For a report
+ * whose flag is still set, a wait issued and not yet ended, a last wait
+ * not ordered before the next set (asc_race_may_collide()).  For a report
  * of the caller's; no error.
  */
 void asc_race_uses(struct asc_race *race, int event, struct asc_report *out);

@@ -10,18 +10,26 @@
  *   destroy() and by the end of the kernel, naming the allocating line;
  *   a flag set and never waited for before destroy(); none when the
  *   kernel released what it allocated.
+ * - A hand-written use, then an alloc of the same HardEvent: decided from
+ *   the issue order, whatever the pipes have run.  The issue's example
+ *   (the allocated ID's first set queues behind a wait that comes after
+ *   the hand-written wait) succeeds on every run; a hand-written set and
+ *   wait that nothing orders before the next set is refused on every
+ *   run, the pipes having run it or not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <asc.h>
 
 #include "kselftest_harness.h"
 
 #define MTE2_V	ASC_HARD_EVENT_MTE2_V
+#define V_MTE2	ASC_HARD_EVENT_V_MTE2
 #define V_S	ASC_HARD_EVENT_V_S
 
 static const struct asc_core_attr checked = { 0 };
@@ -132,6 +140,81 @@ TEST(flag_never_waited_for_before_destroy)
 		 l.alloc_line, l.end_line);
 	ASSERT_STREQ(want, report);
 	free(report);
+}
+
+/* ---- a hand-written use, then an alloc ---- */
+
+#define COLLISION_RUNS	30
+
+struct collide {
+	bool back;		/* MTE2 waits for V_MTE2 after V's wait */
+	bool late;		/* the scalar gives the pipes time first */
+	int run;
+	int id;
+	int wait_line, alloc_line;
+};
+
+static void slow(void *arg)
+{
+	struct collide *k = arg;
+
+	/* Every other run, V lags behind the scalar. */
+	if (k->run % 2)
+		usleep(2000);
+}
+
+static void collide_kernel(struct asc_core *core, void *arg)
+{
+	struct collide *k = arg;
+
+	CHECK(asc_core_set_flag(core, MTE2_V, 0));
+	CHECK(asc_core_issue(core, ASC_PIPE_V, slow, k, "slow", NULL, 0));
+	k->wait_line = __LINE__ + 1;
+	CHECK(asc_core_wait_flag(core, MTE2_V, 0));
+	if (k->back) {
+		CHECK(asc_core_set_flag(core, V_MTE2, 0));
+		CHECK(asc_core_wait_flag(core, V_MTE2, 0));
+	}
+	if (k->late)
+		usleep(5000);
+	k->alloc_line = __LINE__ + 1;
+	k->id = asc_core_alloc_event_id(core, MTE2_V);
+	CHECK(k->id);
+	CHECK(asc_core_set_flag(core, MTE2_V, k->id));
+	CHECK(asc_core_wait_flag(core, MTE2_V, k->id));
+	CHECK(asc_core_release_event_id(core, k->id, MTE2_V));
+}
+
+TEST(alloc_after_a_use_it_queues_behind_succeeds_every_time)
+{
+	struct collide k = { .back = true };
+	char *report;
+
+	need_device(_metadata);
+	for (k.run = 0; k.run < COLLISION_RUNS; k.run++) {
+		k.id = -1;
+		ASSERT_EQ(0, run(collide_kernel, &k, &report)) TH_LOG("run %d: %s", k.run, report);
+		ASSERT_EQ(0, k.id);
+	}
+}
+
+TEST(alloc_that_may_collide_is_refused_every_time)
+{
+	struct collide k = { 0 };
+	char want[512], *report;
+
+	need_device(_metadata);
+	for (k.run = 0; k.run < COLLISION_RUNS; k.run++) {
+		k.late = k.run % 3 == 0;
+		ASSERT_EQ(EADDRINUSE, run(collide_kernel, &k, &report))
+			TH_LOG("run %d: %s", k.run, report);
+		snprintf(want, sizeof(want),
+			 "error: #4 alloc_event_id(MTE2_V) on S at findings-run.c:%d: Address already in use\n"
+			 "in use: MTE2_V id 0: its last wait, on V (#3 at findings-run.c:%d), is ordered before nothing MTE2 issues next: a set of it could come first\n",
+			 k.alloc_line, k.wait_line);
+		ASSERT_STREQ(want, report) TH_LOG("run %d", k.run);
+		free(report);
+	}
 }
 
 TEST_HARNESS_MAIN
