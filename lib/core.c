@@ -861,6 +861,7 @@ ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 		return asc_core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
 				      c->seq, id, asc_hard_event_name(event));
 	asc_que_unhold(c, event, id);
+	asc_race_release(c->race, event, id, c->seq);
 	return 0;
 }
 

@@ -168,6 +168,11 @@ struct race_set_run {
  * @set_seq: the last set that ran, @set_site its call site.
  * @wait_seq, @wait_pos: the last wait that ran, and its position;
  *	@wait_site its call site, @wait_clock its clock.
+ * @sets_issued, @waits_issued: how many were issued; @issued_set and
+ *	@issued_set_site: the last set issued.
+ * @early: the kernel released the ID while a set of it had no wait
+ *	issued (asc_race_release()), at @rel_seq, @rel_site; @rel_set and
+ *	@rel_set_site: that set.
  */
 struct race_flag {
 	struct race_set_run *q;
@@ -182,6 +187,15 @@ struct race_flag {
 	uint32_t wait_pos;
 	struct asc_race_site wait_site;
 	struct race_clock wait_clock;
+	uint32_t sets_issued;
+	uint32_t waits_issued;
+	unsigned long issued_set;
+	struct asc_race_site issued_set_site;
+	bool early;
+	unsigned long rel_seq;
+	struct asc_race_site rel_site;
+	unsigned long rel_set;
+	struct asc_race_site rel_set_site;
 };
 
 /*
@@ -270,7 +284,7 @@ static void race_find(struct asc_race *race, int err, const char *fmt, ...)
 
 static void race_find(struct asc_race *race, int err, const char *fmt, ...)
 {
-	char line[512];
+	char line[832];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -416,9 +430,9 @@ static bool race_same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void race_report_race(struct asc_race *race, const struct race_rec *r,
+static void race_race_text(const struct asc_race *race, const struct race_rec *r,
 			   int lane, const struct race_item *it,
-			   const struct asc_race_span *a)
+			   const struct asc_race_span *a, char *line, size_t len)
 {
 	char first[160], second[160], ra[128], rb[128];
 
@@ -431,16 +445,83 @@ static void race_report_race(struct asc_race *race, const struct race_rec *r,
 	race_ref(ra, sizeof(ra), r->seq, r->what, &r->site);
 	race_ref(rb, sizeof(rb), it->seq, it->what, &it->site);
 	if (r->lane == lane)
-		race_find(race, ENOLCK,
-			"missing sync: %s %s %s (%s) and %s %s %s (%s): one pipe, but pipelined: no pipe_barrier(%s) between them",
-			race_lane_name(r->lane), race_verb(r->write), first, ra,
-			race_lane_name(lane), race_verb(a->write), second, rb,
-			race_lane_name(lane));
+		snprintf(line, len,
+			 "missing sync: %s %s %s (%s) and %s %s %s (%s): one pipe, but pipelined: no pipe_barrier(%s) between them",
+			 race_lane_name(r->lane), race_verb(r->write), first, ra,
+			 race_lane_name(lane), race_verb(a->write), second, rb,
+			 race_lane_name(lane));
 	else
-		race_find(race, ENOLCK,
-			"missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
-			race_lane_name(r->lane), race_verb(r->write), first, ra,
-			race_lane_name(lane), race_verb(a->write), second, rb);
+		snprintf(line, len,
+			 "missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
+			 race_lane_name(r->lane), race_verb(r->write), first, ra,
+			 race_lane_name(lane), race_verb(a->write), second, rb);
+}
+
+/*
+ * The races one work item finds, one line per pair of source lines: the
+ * older access's call site (its instruction when it has none) and the
+ * item's.  The first race of a pair is printed, "and N more like it"
+ * counts the others (other bytes, the other direction, other iterations
+ * of a loop).
+ */
+#define RACE_PAIRS	8
+
+struct race_pair {
+	const struct race_rec *r;
+	unsigned int more;
+	char line[720];
+};
+
+struct race_pairs {
+	struct race_pair v[RACE_PAIRS];
+	unsigned int n;
+};
+
+static bool race_same_site(const struct race_rec *a, const struct race_rec *b)
+{
+	if (a->lane != b->lane)
+		return false;
+	if (!a->site.file || !b->site.file)
+		return a->seq == b->seq;
+	return a->site.line == b->site.line && !strcmp(a->site.file, b->site.file);
+}
+
+static void race_report_race(struct asc_race *race, struct race_pairs *p,
+			     const struct race_rec *r, int lane,
+			     const struct race_item *it,
+			     const struct asc_race_span *a)
+{
+	char line[720];
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (race_same_site(p->v[i].r, r)) {
+			p->v[i].more++;
+			return;
+		}
+	}
+	race_race_text(race, r, lane, it, a, line, sizeof(line));
+	if (p->n == RACE_PAIRS) {
+		race_find(race, ENOLCK, "%s", line);
+		return;
+	}
+	p->v[p->n].r = r;
+	p->v[p->n].more = 0;
+	snprintf(p->v[p->n].line, sizeof(p->v[p->n].line), "%s", line);
+	p->n++;
+}
+
+static void race_report_pairs(struct asc_race *race, const struct race_pairs *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->v[i].more)
+			race_find(race, ENOLCK, "%s, and %u more like it", p->v[i].line,
+				  p->v[i].more);
+		else
+			race_find(race, ENOLCK, "%s", p->v[i].line);
+	}
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
@@ -524,9 +605,11 @@ static int race_run_work(struct asc_race *race, int lane, const struct race_item
 {
 	const struct asc_race_span *a;
 	const struct race_rec *r;
+	struct race_pairs pairs;
 	size_t i, n;
 	unsigned int k;
 
+	pairs.n = 0;
 	for (k = 0; k < it->nacc; k++) {
 		a = &it->acc[k];
 		if (asc_ranges_overlap(&race->hist, a->lo, a->hi, &race->found))
@@ -539,13 +622,29 @@ static int race_run_work(struct asc_race *race, int lane, const struct race_item
 		}
 		qsort(race->found.v, n, sizeof(race->found.v[0]), race_rec_order);
 		for (i = 0; i < n; i++)
-			race_report_race(race, (const struct race_rec *)race->found.v[i],
-				       lane, it, a);
+			race_report_race(race, &pairs,
+					 (const struct race_rec *)race->found.v[i],
+					 lane, it, a);
 	}
+	race_report_pairs(race, &pairs);
 	for (k = 0; k < it->nacc; k++)
 		if (race_keep(race, it, &it->acc[k], lane, c))
 			return -1;
 	return 0;
+}
+
+/* "released early (...), while ..." for a flag released early, or "". */
+static void race_early_text(const struct race_flag *f, char *buf, size_t len)
+{
+	char rel[128], set[128];
+
+	buf[0] = '\0';
+	if (!f->early)
+		return;
+	race_ref(rel, sizeof(rel), f->rel_seq, NULL, &f->rel_site);
+	race_ref(set, sizeof(set), f->rel_set, NULL, &f->rel_set_site);
+	snprintf(buf, len, "released early (%s), while its set (%s) had no wait issued",
+		 rel, set);
 }
 
 /* A set runs at clock @c: was the previous one waited for, before it? */
@@ -556,16 +655,17 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 	int dst = race_dst(it->event);
 	/* A wait on S is over before the scalar issues anything after it. */
 	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
-	char now[128], prev[128], wait[128];
+	char now[128], prev[128], wait[128], early[360];
 
 	race_ref(now, sizeof(now), it->seq, it->what, &it->site);
 	race_ref(prev, sizeof(prev), f->set_seq, NULL, &f->set_site);
 	race_ref(wait, sizeof(wait), f->wait_seq, NULL, &f->wait_site);
+	race_early_text(f, early, sizeof(early));
 	if (f->sets_run && f->waits_run < f->sets_run)
 		race_find(race, EBUSY,
-			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: no wait for it is ordered before it",
+			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: no wait for it is ordered before it%s%s",
 			race_lane_name(lane), race_event_name(it->event), it->id,
-			now, prev);
+			now, prev, early[0] ? "; the ID was " : "", early);
 	else if (f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c))
 		race_find(race, EBUSY,
 			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: nothing orders %s's wait (%s) before it",
@@ -708,6 +808,45 @@ static const struct race_item *race_pending_wait(struct asc_race *race, int even
 	return NULL;
 }
 
+/*
+ * For a wait of (@event, @id) no set uses: "; the nearest set of E is of
+ * id N (#K at x.c:L)", the set of @event with another ID issued last, run
+ * or not; "" when there is none.
+ */
+static void race_nearest_set(const struct asc_race *race, int event, int id,
+			     char *buf, size_t len)
+{
+	const struct race_item *it;
+	struct asc_race_site site = { 0 };
+	unsigned long seq = 0;
+	char ref[128];
+	int i, near = -1;
+
+	for (i = 0; race->flags[event] && i < ASC_EVENT_IDS_MAX; i++) {
+		const struct race_flag *f = &race->flags[event][i];
+
+		if (i != id && f->sets_run && f->set_seq > seq) {
+			seq = f->set_seq;
+			site = f->set_site;
+			near = i;
+		}
+	}
+	for (it = race->lane[race_src(event)].head; it; it = it->next) {
+		if (it->kind == RACE_SET && it->event == event && it->id != id &&
+		    it->seq > seq) {
+			seq = it->seq;
+			site = it->site;
+			near = it->id;
+		}
+	}
+	buf[0] = '\0';
+	if (near < 0)
+		return;
+	race_ref(ref, sizeof(ref), seq, NULL, &site);
+	snprintf(buf, len, "; the nearest set of %s is of id %d (%s)",
+		 race_event_name(event), near, ref);
+}
+
 /* The lane @lane's first instruction waits for: a set's, or a wait's. */
 static int race_blocker(const struct asc_race *race, int lane)
 {
@@ -753,7 +892,7 @@ static int race_stuck_line(struct asc_race *race, int lane, const char *when)
 	const struct race_item *w = race->lane[lane].head;
 	const struct race_item *s = race_pending_set(race, w->event, w->id);
 	int src = race_src(w->event);
-	char why[320], rw[128], rs[128], rh[128];
+	char why[320], rw[128], rs[128], rh[128], near[200];
 
 	if (w->kind == RACE_SET)
 		return race_stuck_set(race, lane, when);
@@ -766,7 +905,8 @@ static int race_stuck_line(struct asc_race *race, int lane, const char *when)
 			 "its set (%s) is queued on %s behind %s's wait (%s)",
 			 rs, race_lane_name(src), race_lane_name(src), rh);
 	} else {
-		snprintf(why, sizeof(why), "no set of it was issued");
+		race_nearest_set(race, w->event, w->id, near, sizeof(near));
+		snprintf(why, sizeof(why), "no set of it was issued%s", near);
 	}
 	race_find(race, EDEADLK, "deadlock: %s%s%s waits forever for %s id %d (%s): %s",
 		when ? when : "", when ? ", " : "", race_lane_name(lane),
@@ -796,7 +936,7 @@ static void race_find_cycle(struct asc_race *race)
 	const struct race_item *w;
 	unsigned int seen;
 	int start, lane, src;
-	char text[640], rw[128];
+	char text[640], rw[128], near[200];
 	size_t len = 0;
 
 	for (start = 0; start < RACE_LANES; start++) {
@@ -820,13 +960,19 @@ cycle:
 		w = race->lane[lane].head;
 		src = race_blocker(race, lane);
 		race_ref(rw, sizeof(rw), w->seq, w->what, &w->site);
+		near[0] = '\0';
+		if (w->kind == RACE_WAIT && !race_pending_set(race, w->event, w->id))
+			race_nearest_set(race, w->event, w->id, near, sizeof(near));
 		len += snprintf(text + len, sizeof(text) - len,
 				w->kind == RACE_SET ?
-				"%s waits forever to set %s id %d (%s) until %s takes its previous set" :
-				"%s waits forever for %s id %d (%s), set by %s",
+				"%s waits forever to set %s id %d (%s) until %s takes its previous set%s" :
+				"%s waits forever for %s id %d (%s), set by %s%s",
 				len ? ", which" : race_lane_name(lane),
 				race_event_name(w->event), w->id, rw,
-				race_lane_name(src));
+				race_lane_name(src),
+				near[0] ? " (but no set of it was issued" : "");
+		if (near[0] && len < sizeof(text))
+			len += snprintf(text + len, sizeof(text) - len, "%s)", near);
 		if (len >= sizeof(text))
 			len = sizeof(text) - 1;
 		lane = src;
@@ -1009,6 +1155,7 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 {
 	enum race_kind kind;
 	struct race_item *it;
+	struct race_flag *f;
 	int src, dst;
 
 	if (race->err)
@@ -1029,6 +1176,20 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 	it = race_item_new(kind, seq, 0);
 	if (!it)
 		return -1;
+	if (src != dst) {
+		f = race_flag_get(race, event, id);
+		if (!f) {
+			race_item_free(it);
+			return race_fail(ENOMEM);
+		}
+		if (set) {
+			f->sets_issued++;
+			f->issued_set = seq;
+			f->issued_set_site = race->site;
+		} else if (++f->waits_issued >= f->sets_issued) {
+			f->early = false;
+		}
+	}
 	it->event = event;
 	it->id = id;
 	it->after_wait = after_wait && set;
@@ -1157,6 +1318,23 @@ int asc_race_leftovers(struct asc_race *race, const char *when)
 	return race->err ? race_fail(race->err) : 0;
 }
 
+void asc_race_release(struct asc_race *race, int event, int id, unsigned long seq)
+{
+	struct race_flag *f;
+
+	if (event < 0 || event >= ASC_HARD_EVENT_COUNT || id < 0 ||
+	    id >= ASC_EVENT_IDS_MAX || !race->flags[event])
+		return;
+	f = &race->flags[event][id];
+	if (f->sets_issued <= f->waits_issued)
+		return;
+	f->early = true;
+	f->rel_seq = seq;
+	f->rel_site = race->site;
+	f->rel_set = f->issued_set;
+	f->rel_set_site = f->issued_set_site;
+}
+
 bool asc_race_event_used(const struct asc_race *race, int event)
 {
 	const struct race_item *it;
@@ -1233,6 +1411,13 @@ void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 			asc_report_add(out, "in use: %s id %d: its flag, set by %s (%s), not waited for yet",
 				       race_event_name(event), id,
 				       race_lane_name(race_src(event)), ref);
+		}
+		if (f->early) {
+			char early[360];
+
+			race_early_text(f, early, sizeof(early));
+			asc_report_add(out, "in use: %s id %d: %s", race_event_name(event),
+				       id, early);
 		}
 		if (!f->qlen && race_wait_unordered(race, event, f)) {
 			race_ref(ref, sizeof(ref), f->wait_seq, NULL, &f->wait_site);

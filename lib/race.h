@@ -187,6 +187,13 @@ int asc_race_leftovers(struct asc_race *race, const char *when);
  * pipe has run and the scalar knows.  Only the issue order decides.
  */
 bool asc_race_event_used(const struct asc_race *race, int event);
+
+/*
+ * The kernel released (@event, @id) as instruction @seq: when a set of
+ * it has no wait issued yet, the release was early, and a later double
+ * set or collision of the ID names it.
+ */
+void asc_race_release(struct asc_race *race, int event, int id, unsigned long seq);
 bool asc_race_may_collide(const struct asc_race *race, int event, int id);
 
 /*

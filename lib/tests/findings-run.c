@@ -16,6 +16,8 @@
  *   the hand-written wait) succeeds on every run; a hand-written set and
  *   wait that nothing orders before the next set is refused on every
  *   run, the pipes having run it or not.
+ * - An ID released while its set has no wait issued, then allocated
+ *   again: refused, the report naming the early release and the set.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -215,6 +217,43 @@ TEST(alloc_that_may_collide_is_refused_every_time)
 		ASSERT_STREQ(want, report) TH_LOG("run %d", k.run);
 		free(report);
 	}
+}
+
+/* ---- an early release ---- */
+
+struct early {
+	int set_line, release_line, alloc_line;
+};
+
+static void early_kernel(struct asc_core *core, void *arg)
+{
+	struct early *e = arg;
+	int id;
+
+	id = asc_core_alloc_event_id(core, MTE2_V);
+	CHECK(id);
+	e->set_line = __LINE__ + 1;
+	CHECK(asc_core_set_flag(core, MTE2_V, id));
+	e->release_line = __LINE__ + 1;
+	CHECK(asc_core_release_event_id(core, id, MTE2_V));
+	e->alloc_line = __LINE__ + 1;
+	CHECK(asc_core_alloc_event_id(core, MTE2_V));
+}
+
+TEST(an_early_release_is_named)
+{
+	struct early e = { 0 };
+	char want[768], *report;
+
+	need_device(_metadata);
+	ASSERT_EQ(EADDRINUSE, run(early_kernel, &e, &report)) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "error: #4 alloc_event_id(MTE2_V) on S at findings-run.c:%d: Address already in use\n"
+		 "in use: MTE2_V id 0: its flag, set by MTE2 (#2 at findings-run.c:%d), not waited for yet\n"
+		 "in use: MTE2_V id 0: released early (#3 at findings-run.c:%d), while its set (#2 at findings-run.c:%d) had no wait issued\n",
+		 e.alloc_line, e.set_line, e.release_line, e.set_line);
+	ASSERT_STREQ(want, report);
+	free(report);
 }
 
 TEST_HARNESS_MAIN

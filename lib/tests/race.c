@@ -270,6 +270,66 @@ TEST_F(race, a_set_not_yet_back_orders_nothing)
 	free(want);
 }
 
+TEST_F(race, a_wait_no_set_uses_names_the_nearest_set)
+{
+	ASSERT_EQ(1, SET(V_S, 1));
+	ASSERT_FAILS(EDEADLK, WAIT(V_S, 0));
+	ASSERT_STREQ("deadlock: S waits forever for V_S id 0 (#2): no set of it was issued; the nearest set of V_S is of id 1 (#1)\n",
+		     REPORT());
+}
+
+TEST_F(race, a_cycle_through_a_wait_no_set_uses)
+{
+	/* MTE2 sets id 0, V waits for id 1: the two wait for each other. */
+	ASSERT_EQ(1, SET(MTE2_V, 0));
+	ASSERT_EQ(1, WAIT(MTE2_V, 1));
+	ASSERT_EQ(2, SET(V_MTE2, 0));
+	ASSERT_FAILS(EDEADLK, WAIT(V_MTE2, 0));
+	ASSERT_STREQ("deadlock: V waits forever for MTE2_V id 1 (#2), set by MTE2 (but no set of it was issued; the nearest set of MTE2_V is of id 0 (#1)), which waits forever for V_MTE2 id 0 (#4), set by V\n",
+		     REPORT());
+}
+
+TEST_F(race, one_line_per_pair_of_source_lines)
+{
+	struct asc_access inplace[2] = { ACC(x, 0), ACC(x, 1) };
+	struct asc_access parts[2] = { { x, 64, 1, "x" }, { x + 64, 64, 1, "x" } };
+	char want[512];
+
+	/* Two lines write x in two parts; a third reads and writes it all. */
+	asc_race_site(self->race, "k.c", 1);
+	ASSERT_EQ(1, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "fill", parts, 1));
+	ASSERT_EQ(2, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "fill", parts + 1, 1));
+	asc_race_site(self->race, "k.c", 2);
+	ASSERT_FAILS(ENOLCK, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "adds",
+					   inplace, 2));
+	snprintf(want, sizeof(want),
+		 "missing sync: V writes \"x\" [%#lx+64] (#1 fill at k.c:1) and V reads \"x\" [%#lx+4096] (#3 adds at k.c:2): one pipe, but pipelined: no pipe_barrier(V) between them, and 3 more like it\n",
+		 (unsigned long)x, (unsigned long)x);
+	ASSERT_STREQ(want, REPORT());
+}
+
+TEST_F(race, a_double_set_names_an_early_release)
+{
+	ASSERT_EQ(1, SET(MTE2_V, 0));
+	asc_race_release(self->race, MTE2_V, 0, ++self->seq);
+	ASSERT_FAILS(EBUSY, SET(MTE2_V, 0));
+	ASSERT_STREQ("possible double set: MTE2 sets MTE2_V id 0 (#3) before its previous set (#1) was waited for: no wait for it is ordered before it; the ID was released early (#2), while its set (#1) had no wait issued\n",
+		     REPORT());
+}
+
+TEST_F(race, a_release_after_the_wait_is_issued_is_not_early)
+{
+	/* pyasc's vadd: set, wait, release, all issued before they run. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "copy_in", ACC(x, 1)));
+	ASSERT_EQ(2, SET(MTE2_V, 0));
+	ASSERT_EQ(1, WAIT(MTE2_V, 0));
+	asc_race_release(self->race, MTE2_V, 0, ++self->seq);
+	/* Set again with nothing ordering V's wait first: no early release. */
+	ASSERT_FAILS(EBUSY, SET(MTE2_V, 0));
+	ASSERT_NE(NULL, strstr(REPORT(), "possible double set"));
+	ASSERT_EQ(NULL, strstr(REPORT(), "early"));
+}
+
 TEST_F(race, an_ordered_write_replaces_what_it_covers)
 {
 	char *want = race("MTE2", "writes", "x", x, sizeof(x), 4, "refill",

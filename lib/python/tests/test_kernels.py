@@ -116,6 +116,18 @@ def run(body, core_num=1, **options):
     asc.jit(**options)(body)[core_num]()
 
 
+def test_a_wait_no_set_uses_names_the_nearest_set():
+    def body():
+        asc.set_flag(asc.HardEvent.V_S, 1)
+        asc.wait_flag(asc.HardEvent.V_S, 0)
+    with pytest.raises(asc.DeadlockError) as e:
+        run(body)
+    line = [l for l in e.value.report.splitlines() if "deadlock:" in l][0]
+    assert "waits forever for V_S id 0 (#2 at test_kernels.py:" in line, line
+    assert "no set of it was issued; the nearest set of V_S is of id 1 " \
+           "(#1 at test_kernels.py:" in line, line
+
+
 def test_double_set_raises():
     def body():
         asc.TPipe()
