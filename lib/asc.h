@@ -760,8 +760,12 @@ int asc_core_wait_flag(struct asc_core *core, int event, int id);
  * @core: the core.
  * @pipe_id: a pipe other than ASC_PIPE_S, or ASC_PIPE_ALL.
  *
- * A barrier of one pipe orders nothing its in-order queue does not order
- * already; it is recorded as an instruction of that pipe.  ASC_PIPE_ALL
+ * A barrier of one pipe makes everything issued to it before finish
+ * before anything issued to it after starts: a pipe is in order but
+ * pipelined, and the detector reports two overlapping accesses of one
+ * pipe (but S and M), one a write, with no barrier of it between them
+ * (Documentation/libasc.rst, "One pipe").  It is recorded as an
+ * instruction of that pipe.  ASC_PIPE_ALL
  * makes the scalar wait until every pipe has run everything issued to it,
  * and orders all of that before everything issued after.  As on the
  * chip, ASC_PIPE_S is not supported.

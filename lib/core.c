@@ -748,11 +748,62 @@ ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
 	return 0;
 }
 
+/*
+ * The scalar waits until every pipe has run what the detector has run (a
+ * pipe can always get there, and never further).
+ */
+static int core_catch_up(struct asc_core *c)
+{
+	struct core_lane *l;
+	uint32_t pending;
+	int lane;
+
+	for (lane = 0; lane < CORE_LANES; lane++) {
+		if (lane == CORE_S)
+			continue;
+		l = &c->lane[lane];
+		pending = asc_race_issued(c->race, l->pipe_id) -
+			  asc_race_done(c->race, l->pipe_id);
+		pthread_mutex_lock(c->lock);
+		if (l->qlen + l->busy > pending) {
+			c->waiting = true;
+			c->wait_lane = lane;
+			c->wait_items = pending;
+			c->wait_tickets = UINT_MAX;
+			if (c->launch)
+				asc_launch_check(c->launch);
+			while (!c->err && l->qlen + l->busy > pending)
+				pthread_cond_wait(&c->progress, c->lock);
+			c->waiting = false;
+		}
+		pthread_mutex_unlock(c->lock);
+		errno = core_error(c);
+		if (errno)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * In checked mode, whether an ID hand-written code uses collides with the
+ * one alloc hands out is the detector's to say, from the issue
+ * order: first the pipes catch up with it, so that the device's view of
+ * the hand-written uses is the detector's (the device refuses only IDs
+ * the detector finds in use too); then an ID whose next set could come
+ * before the wait of an earlier one is refused as well.
+ */
+static bool core_decides_collisions(const struct asc_core *c, int event)
+{
+	return (c->mode & ASC_MODE_CHECKED) && !(c->mode & ASC_MODE_STRICT_IDS) &&
+	       asc_race_event_used(c->race, event);
+}
+
 /* alloc (@alloc) or fetch of an ID of @event, on the scalar. */
 static int core_id_query(struct asc_core *c, bool alloc, int event)
 {
 	const char *op = alloc ? "alloc_event_id" : "fetch_event_id";
 	struct asc_report text = { 0 };
+	bool decide;
 	int id, err;
 
 	if (asc_core_enter(c))
@@ -760,8 +811,16 @@ static int core_id_query(struct asc_core *c, bool alloc, int event)
 	if (!asc_event_valid(event))
 		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d): no such HardEvent",
 				      c->seq, op, event);
+	decide = alloc && core_decides_collisions(c, event);
+	if (decide && core_catch_up(c))
+		return -1;
 	id = alloc ? asc_alloc_event_id(c->pipe, event) :
 		     asc_fetch_event_id(c->pipe, event);
+	if (id >= 0 && decide && asc_race_may_collide(c->race, event, id)) {
+		asc_release_event_id(c->pipe, id, event);
+		id = -1;
+		errno = EADDRINUSE;
+	}
 	if (id >= 0) {
 		if (alloc)
 			asc_que_hold(c, event, id);
@@ -802,6 +861,7 @@ ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 		return asc_core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
 				      c->seq, id, asc_hard_event_name(event));
 	asc_que_unhold(c, event, id);
+	asc_race_release(c->race, event, id, c->seq);
 	return 0;
 }
 
@@ -827,6 +887,8 @@ static int core_tpipe_reset(struct asc_core *c, bool reset)
 		return -1;
 	if (asc_race_leftovers(c->race, before))
 		return asc_core_race_fail(c, before);
+	if (asc_que_leaked_ids(c, before))
+		return -1;
 	if (asc_pipe_reset(c->pipe) < 0)
 		return asc_core_call_fail(c, errno, "#%lu %s on S", c->seq, what);
 	asc_que_forget(c);
@@ -859,9 +921,17 @@ int asc_core_barrier_all(struct asc_core *c)
 
 ASC_API int asc_core_tpipe_destroy(struct asc_core *c)
 {
+	char before[160], at[96];
+
 	if (asc_core_enter(c))
 		return -1;
+	asc_core_site_text(&c->site, at, sizeof(at));
+	snprintf(before, sizeof(before), "before destroy (#%lu%s)", c->seq, at);
 	if (asc_que_wait_frees(c, "destroy") || asc_core_barrier_all(c))
+		return -1;
+	if (asc_race_leftovers(c->race, before))
+		return asc_core_race_fail(c, before);
+	if (asc_que_leaked_ids(c, before))
 		return -1;
 	asc_que_set_destroyed(c, true);
 	return 0;
@@ -1078,8 +1148,11 @@ void asc_core_finish(struct asc_core *c)
 	}
 	if (core_drain_checked(c, end))
 		return;
-	if (asc_race_leftovers(c->race, "by the end of the kernel"))
+	if (asc_race_leftovers(c->race, "by the end of the kernel")) {
 		asc_core_race_fail(c, end);
+		return;
+	}
+	asc_que_leaked_ids(c, "by the end of the kernel");
 }
 
 /*

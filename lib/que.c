@@ -542,6 +542,35 @@ void asc_que_holders(struct asc_core *c, int event, struct asc_report *r)
 	}
 }
 
+int asc_que_leaked_ids(struct asc_core *c, const char *when)
+{
+	struct que_tpipe *tp = c->tpipe;
+	struct asc_report r = { 0 };
+	char at[128];
+	char *text;
+	int event, id;
+
+	if (!tp)
+		return 0;
+	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+		for (id = 0; tp->holders[event] && id < ASC_EVENT_IDS_MAX; id++) {
+			const struct que_holder *h = &tp->holders[event][id];
+
+			if (h->kind != HOLD_KERNEL)
+				continue;
+			que_when_text(&h->at, at, sizeof(at));
+			asc_report_add(&r, "leaked ID: %s id %d, allocated by the kernel (%s), never released %s",
+				       asc_hard_event_name(event), id, at, when);
+		}
+	}
+	text = asc_report_take(&r);
+	if (!text)
+		return 0;
+	asc_core_fail(c, ENOLCK, text);
+	errno = ENOLCK;
+	return -1;
+}
+
 int asc_que_user_id(struct asc_core *c, int event, int id, const char *op)
 {
 	struct que_holder *h;

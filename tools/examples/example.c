@@ -70,6 +70,14 @@ int ex_cross_wait_at(struct asc_core *core, const char *key, int flag_id,
 	return asc_core_cross_wait_flag_at(core, flag_id, pipe_id, file, line);
 }
 
+int ex_pipe_barrier_at(struct asc_core *core, const char *key, int pipe_id,
+		       const char *file, int line)
+{
+	if (ex_skip(key))
+		return 0;
+	return asc_core_pipe_barrier_at(core, pipe_id, file, line);
+}
+
 int ex_sync_all_at(struct asc_core *core, const char *key, const char *file,
 		   int line)
 {

@@ -31,7 +31,7 @@ class AscError(OSError):
 
 
 class MissingSyncError(AscError):
-    """ENOLCK: accesses of two pipes no set/wait orders, or a set never waited for."""
+    """ENOLCK: accesses no set/wait or barrier orders, a set never waited for, or an ID leaked."""
 
 
 class DoubleSetError(AscError):
