@@ -41,7 +41,8 @@ sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(asc_[a-z0-9_]*\)(.*/\1/p' "$header" |
 # ABI 0.2 added for pipe roles and checked mode, then what ABI 1.1 added
 # (the modes, the core runtime), then ABI 1.2 (launches), ABI 1.3 (cancel), ABI 1.4 (the software sync),
 # ABI 1.5 (the SyncAll of the AIVs), ABI 1.6 (local memory, TQue, TQueBind,
-# TBuf, and the call sites of the asc_core_*() calls);
+# TBuf, and the call sites of the asc_core_*() calls), ABI 1.7 (the memory
+# checks' global buffers);
 # more may be
 # added, none may go without a new ABI_MAJOR.
 for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
@@ -77,7 +78,7 @@ for f in asc_pipe_open asc_pipe_close asc_pipe_reset asc_alloc_event_id \
 	 asc_core_enque_at asc_core_deque_at asc_core_deque_tensor_at \
 	 asc_core_free_tensor_at asc_core_tbuf_get_at \
 	 asc_core_tbuf_get_with_offset_at asc_core_tpipe_init_at \
-	 asc_core_tpipe_destroy_at; do
+	 asc_core_tpipe_destroy_at asc_core_gm_buffer; do
 	echo "$f"
 done | sort > "$tmp/required"
 comm -23 "$tmp/required" "$tmp/declared" > "$tmp/undeclared"
