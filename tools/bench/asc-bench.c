@@ -65,7 +65,7 @@ static const char *const figure_names[NR_FIGS] = {
 	[FIG_CORE] = "core",
 };
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: asc-bench [-q] [-a] [-r RUNS] [-t TPIPES] [-d DEVICE] [-f LIST]\n"
@@ -278,15 +278,15 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	if (!opts.device) {

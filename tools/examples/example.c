@@ -134,14 +134,14 @@ int ex_deque_at(struct asc_core *core, const char *key, struct asc_que *que,
 {
 	struct ex_held *h = ex_held_of(que);
 
-	if (!ex_skip(key)) {
-		if (asc_core_deque_at(core, que, out, file, line) < 0)
+	if (ex_skip(key)) {
+		if (!h->count) {
+			errno = ENODATA;
 			return -1;
-	} else if (!h->count) {
-		errno = ENODATA;
-		return -1;
-	} else {
+		}
 		*out = h->t[h->head];
+	} else if (asc_core_deque_at(core, que, out, file, line) < 0) {
+		return -1;
 	}
 	if (h->count) {
 		h->head = (h->head + 1) % EX_HELD;
