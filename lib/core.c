@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "memcheck.h"
 #include "race.h"
 
 static const int core_lane_pipe[CORE_LANES] = {
@@ -622,6 +623,8 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 				      what ? what : "work",
 				      lane < 0 ? "not a pipe" : !fn ?
 				      "no function" : "a bad access");
+	if (asc_memcheck_access(c, pipe_id, it.seq, what, acc, nacc))
+		return -1;
 	if (lane != CORE_S && asc_core_room(c, lane, false))
 		return -1;
 	pos = asc_race_work(c->race, pipe_id, it.seq, what, acc, nacc);
@@ -1024,10 +1027,12 @@ struct asc_core *asc_core_new(void)
 	if (!c)
 		return NULL;
 	c->race = asc_race_new();
+	c->memcheck = asc_memcheck_new();
 	c->flag_sets = calloc(nflags, sizeof(*c->flag_sets));
 	c->flag_waits = calloc(nflags, sizeof(*c->flag_waits));
-	if (!c->race || !c->flag_sets || !c->flag_waits) {
+	if (!c->race || !c->memcheck || !c->flag_sets || !c->flag_waits) {
 		asc_race_free(c->race);
+		asc_memcheck_free(c->memcheck);
 		free(c->flag_sets);
 		free(c->flag_waits);
 		free(c);
@@ -1086,6 +1091,7 @@ void asc_core_destroy(struct asc_core *c)
 		free(c->lane[i].q);
 	}
 	asc_race_free(c->race);
+	asc_memcheck_free(c->memcheck);
 	pthread_cond_destroy(&c->progress);
 	pthread_cond_destroy(&c->flag_cond);
 	pthread_mutex_destroy(&c->own_lock);
@@ -1192,8 +1198,9 @@ ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
 	}
 	err = core_error(c);
 	if (report) {
-		*report = c->report;
-		c->report = NULL;
+		*report = err ? c->report : asc_memcheck_warnings(c);
+		if (err)
+			c->report = NULL;
 	}
 	asc_core_stop(c);
 	asc_core_destroy(c);

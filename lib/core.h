@@ -184,6 +184,7 @@ struct core_lane {
  * @files: the file names of the call sites, interned (@nfiles of them).
  * @tpipe: local memory, queues and TBufs (que.c); NULL until the kernel
  *	runs.
+ * @memcheck: the memory checks of its accesses (memcheck.c).
  */
 struct asc_core {
 	struct asc_pipe *pipe;
@@ -226,6 +227,7 @@ struct asc_core {
 	char **files;
 	size_t nfiles;
 	struct que_tpipe *tpipe;
+	struct asc_memcheck *memcheck;
 };
 
 /* How many waits a core issued for the counter at @gm. */

@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "memcheck.h"
 #include "race.h"
 
 enum que_kind {
@@ -808,6 +809,7 @@ static int que_place(struct asc_core *c, struct asc_que *q, unsigned int num,
 	}
 	q->nbuf = num;
 	q->len = len;
+	asc_memcheck_placed(c, q->mem, tp->used[q->mem], (size_t)num * len);
 	q->cursor = 0;
 	q->head = 0;
 	q->count = 0;
@@ -866,6 +868,30 @@ ASC_API int asc_core_init_buffer(struct asc_core *c, struct asc_que *q, int num,
 		q->bufs[i].free_set = true;
 	}
 	return 0;
+}
+
+bool asc_que_buffer_at(const struct asc_core *c, int mem, size_t offset,
+		       size_t *start, size_t *len, const char **name)
+{
+	const struct asc_que *q;
+	unsigned int i;
+
+	if (!c->tpipe)
+		return false;
+	for (q = c->tpipe->ques; q; q = q->next) {
+		if (q->mem != mem)
+			continue;
+		for (i = 0; i < q->nbuf; i++) {
+			if (offset < q->bufs[i].offset ||
+			    offset - q->bufs[i].offset >= q->len)
+				continue;
+			*start = q->bufs[i].offset;
+			*len = q->len;
+			*name = q->bufs[i].name;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The tensor of buffer @b of @q: all of it. */

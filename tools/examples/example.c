@@ -181,7 +181,8 @@ static void ex_usage(const struct example *ex, FILE *f)
 		"  -d DEVICE  device node (default $ASC_EVENT_DEV, else /dev/asc_event)\n"
 		"%s"
 		"  -h         this help\n"
-		"Exit status: 0 verified, 1 error or wrong result, 2 bad usage, 3 missing\n"
+		"Exit status: 0 verified, 1 error, wrong result or a warning of the memory\n"
+		"checks, 2 bad usage, 3 missing\n"
 		"sync, possible double set, deadlock or misuse of a queue reported, 4\n"
 		"device absent.\n",
 		ex->name, ex->options ? " " : "",
@@ -328,6 +329,11 @@ int ex_main(const struct example *ex, int argc, char **argv)
 				fprintf(stderr, "%s: run %u of %u\n", ex->name,
 					ex_run + 1, ex->runs);
 			ret = ex_print_report(ex->name, err, report) ? 3 : 1;
+			goto out;
+		}
+		/* A run without an error reports only the memory checks' warnings. */
+		if (report) {
+			fprintf(stderr, "%s: the memory checks warn:\n%s", ex->name, report);
 			goto out;
 		}
 	}

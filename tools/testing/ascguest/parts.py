@@ -71,7 +71,7 @@ def programs(tap, plan):
                  " -f picks figures", bench.smoke) and ok
     ok = all_ok(tap, [[lib_test(t)] for t in ("core-run", "launch-run", "core-cancel",
                                                "gm-sync-run", "fastpath-run", "que-run",
-                                               "findings-run")]) and ok
+                                               "findings-run", "memcheck-run")]) and ok
     ok = examples.main(["--all"] if plan.long else []) == 0 and ok
     ok = pytap.main([]) == 0 and ok
     if plan.long:
