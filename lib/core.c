@@ -44,6 +44,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -355,9 +356,20 @@ static void *core_lane_main(void *arg)
 {
 	struct core_lane *l = arg;
 	struct asc_core *c = l->core;
+	struct sched_param batch = { .sched_priority = 0 };
 	struct core_item it;
 	bool skip, ran;
 
+	/*
+	 * SCHED_BATCH, as a pipe of the chip runs what it was given without
+	 * taking the scalar's place: waking it does not preempt the thread
+	 * that wakes it (the scalar issuing ahead, or the pipe whose set it
+	 * waits for), which runs on until it blocks.  On one CPU that is one
+	 * switch between the threads per block instead of one per
+	 * instruction issued.  Where the policy cannot be had, the thread
+	 * keeps the scalar's.
+	 */
+	pthread_setschedparam(pthread_self(), SCHED_BATCH, &batch);
 	if (asc_pipe_bind(c->pipe, l->pipe_id) < 0)
 		asc_core_call_fail(c, errno, "the thread of %s: bind to %s",
 			       core_pipe_name(l->pipe_id),
@@ -365,12 +377,15 @@ static void *core_lane_main(void *arg)
 
 	pthread_mutex_lock(c->lock);
 	for (;;) {
-		while (!l->qlen && !c->stopping)
+		while (!l->qlen && !c->stopping) {
+			l->idle = true;
 			pthread_cond_wait(&l->wake, c->lock);
+			l->idle = false;
+		}
 		if (!l->qlen)
 			break;
 		it = l->q[l->qhead];
-		l->qhead = (l->qhead + 1) % l->qcap;
+		l->qhead = (l->qhead + 1) % CORE_QUEUE_MAX;
 		l->qlen--;
 		l->busy = true;
 		skip = c->err;
@@ -424,7 +439,6 @@ int asc_core_enqueue(struct asc_core *c, int lane,
 	struct core_lane *l = &c->lane[lane];
 	const char *what = "the queue of";
 	struct core_item *q;
-	size_t i, cap;
 	int err = 0;
 
 	pthread_mutex_lock(c->lock);
@@ -433,32 +447,24 @@ int asc_core_enqueue(struct asc_core *c, int lane,
 		errno = c->err;
 		return -1;
 	}
-	if (l->qlen == l->qcap) {
-		cap = l->qcap ? 2 * l->qcap : 64;
-		q = malloc(cap * sizeof(*q));
-		if (!q) {
-			err = ENOMEM;
-			goto out;
-		}
-		for (i = 0; i < l->qlen; i++)
-			q[i] = l->q[(l->qhead + i) % l->qcap];
-		free(l->q);
-		l->q = q;
-		l->qhead = 0;
-		l->qcap = cap;
-	}
 	if (!l->started) {
+		err = ENOMEM;
+		l->q = malloc(CORE_QUEUE_MAX * sizeof(*l->q));
+		if (!l->q)
+			goto out;
 		what = "the thread of";
 		err = core_lane_start(l);
 		if (err)
 			goto out;
 	}
-	l->q[(l->qhead + l->qlen) % l->qcap] = *it;
-	l->q[(l->qhead + l->qlen) % l->qcap].site = c->site;
-	l->q[(l->qhead + l->qlen++) % l->qcap].pos = pos;
+	q = &l->q[(l->qhead + l->qlen++) % CORE_QUEUE_MAX];
+	*q = *it;
+	q->site = c->site;
+	q->pos = pos;
 	if (it->kind == CORE_TICKET)
 		l->tk_pos[(l->tk_head + l->tk_count++) % ASC_EVENT_QUEUE_DEPTH] = pos;
-	pthread_cond_signal(&l->wake);
+	if (l->idle)
+		pthread_cond_signal(&l->wake);
 out:
 	pthread_mutex_unlock(c->lock);
 	if (!err)

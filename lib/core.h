@@ -104,7 +104,10 @@ struct core_item {
  * @thread: the pipe's thread.
  * @wake: the thread waits here for work.
  * @q: the instructions issued to the pipe and not yet taken by the
- *	thread, a ring of @qcap from @qhead, @qlen of them.
+ *	thread, a ring of CORE_QUEUE_MAX from @qhead, @qlen of them
+ *	(allocated with the thread: no allocation per instruction).
+ * @idle: the thread waits on @wake for its queue to fill: an enqueue
+ *	signals it only then.
  * @busy: the thread runs one it took.
  * @tk_pos: the detector's positions of the tickets issued to the driver
  *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
@@ -122,7 +125,7 @@ struct core_lane {
 	struct core_item *q;
 	size_t qhead;
 	size_t qlen;
-	size_t qcap;
+	bool idle;
 	bool busy;
 	uint32_t tk_pos[ASC_EVENT_QUEUE_DEPTH];
 	unsigned int tk_head;

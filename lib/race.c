@@ -655,18 +655,23 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 	int dst = race_dst(it->event);
 	/* A wait on S is over before the scalar issues anything after it. */
 	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
+	bool unwaited = f->sets_run && f->waits_run < f->sets_run;
+	bool unordered = f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c);
 	char now[128], prev[128], wait[128], early[360];
 
-	race_ref(now, sizeof(now), it->seq, it->what, &it->site);
-	race_ref(prev, sizeof(prev), f->set_seq, NULL, &f->set_site);
-	race_ref(wait, sizeof(wait), f->wait_seq, NULL, &f->wait_site);
-	race_early_text(f, early, sizeof(early));
-	if (f->sets_run && f->waits_run < f->sets_run)
+	/* The names of the instructions are made for a finding only. */
+	if (unwaited || unordered) {
+		race_ref(now, sizeof(now), it->seq, it->what, &it->site);
+		race_ref(prev, sizeof(prev), f->set_seq, NULL, &f->set_site);
+		race_ref(wait, sizeof(wait), f->wait_seq, NULL, &f->wait_site);
+		race_early_text(f, early, sizeof(early));
+	}
+	if (unwaited)
 		race_find(race, EBUSY,
 			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: no wait for it is ordered before it%s%s",
 			race_lane_name(lane), race_event_name(it->event), it->id,
 			now, prev, early[0] ? "; the ID was " : "", early);
-	else if (f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c))
+	else if (unordered)
 		race_find(race, EBUSY,
 			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: nothing orders %s's wait (%s) before it",
 			race_lane_name(lane), race_event_name(it->event), it->id,

@@ -95,7 +95,8 @@ def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
 
 def _vector(api: str, dst: LocalTensor, srcs: tuple, count: int, fn) -> None:
     current_core(api)
-    for t in (dst,) + srcs:
+    tensors = (dst,) + srcs
+    for t in tensors:
         if not isinstance(t, LocalTensor):
             raise TypeError(f"{api}: operands must be LocalTensors")
     _same_dtype(api, dst, *srcs)

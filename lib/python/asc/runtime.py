@@ -138,20 +138,38 @@ def issue(pipe: PipeID, fn: Callable[[], None], what: str,
     call.
     """
     core = current_core("issue")
-    acc = list(accesses)
-    arr = (_libasc.Access * max(len(acc), 1))()
+    acc = accesses if isinstance(accesses, (list, tuple)) else list(accesses)
+    n = len(acc)
+    # libasc copies the accesses before the call returns: filled field by
+    # field, which costs a fifth of building a struct per access.
+    arr = _access_arrays[n]() if n < len(_access_arrays) else (_libasc.Access * n)()
     for i, (a, write, name) in enumerate(acc):
-        addr, nbytes = a if isinstance(a, tuple) else (a.ctypes.data, a.nbytes)
+        addr, nbytes = a if isinstance(a, tuple) else (a.__array_interface__["data"][0], a.nbytes)
         if nbytes == 0:
             raise ValueError(f"{what}: an access of 0 bytes")
-        arr[i] = _libasc.Access(addr, nbytes, 1 if write else 0, name.encode())
+        e = arr[i]
+        e.addr = addr
+        e.size = nbytes
+        e.write = 1 if write else 0
+        e.name = _encoded(name)
     key = next(_keys)
     _works[key] = (core, fn)
-    rc = _lib.asc_core_issue_at(core.ptr, int(pipe), _run_work, key, what.encode(), arr, len(acc),
-                                *call_site())
+    file, line = call_site()
+    rc = _lib.asc_core_issue_at(core.ptr, int(pipe), _run_work, key, _encoded(what), arr, n,
+                                file, line)
     if rc < 0:
         _works.pop(key, None)
         core.check(rc, what)
+
+
+#: The array types of 0 to 7 accesses (0: one element, never read).
+_access_arrays = [_libasc.Access * max(n, 1) for n in range(8)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _encoded(text: str) -> bytes:
+    """``text`` as libasc takes it: the names of accesses and work repeat."""
+    return text.encode()
 
 
 class Launch:
