@@ -26,10 +26,15 @@
  * thread of any core can act, nothing ever will, and the launch fails
  * with EDEADLK and a report of what each blocked thread waits for.
  *
- * Errors.  The first error of a core is the launch's: every other core
- * gets ECANCELED, and the launching thread resets the TPipes of the cores
- * still there every LAUNCH_TICK_NS until they have ended, which ends any
- * wait they are in or enter later, cross-core and SyncAll included.
+ * Errors.  The error of the lowest-numbered core that fails is the
+ * launch's: when a core fails, the cores numbered above it get ECANCELED
+ * and those below run on until each has left or can no longer act (a
+ * lower one failing takes its place), so that which core a report names
+ * does not depend on which thread got there first.  Then every other core
+ * gets ECANCELED, and the launching thread resets the TPipes of the
+ * cancelled cores still there every LAUNCH_TICK_NS until they have ended,
+ * which ends any wait they are in or enter later, cross-core and SyncAll
+ * included.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,8 +69,15 @@
  * @joined: cores whose setup is over.
  * @running: core threads not yet ended.
  * @go: every core has joined: run the kernel.
- * @err: the first error (an errno), 0 while there is none.
+ * @err: the launch's error (an errno), 0 while there is none.
  * @report: its report.
+ * @pending: a core failed after @go, and the cores numbered below it still
+ *	run: @first_core is the lowest-numbered core that failed so far,
+ *	@first_err its error and @first_report its report; the cores from
+ *	@first_core up are cancelled.  Once every core below it has left or
+ *	can no longer act, its error is the launch's (launch_settle_locked()),
+ *	so that the report names the lowest-numbered core with a finding,
+ *	whichever thread got there first.
  * @sync_arrived: cores in the current round of SyncAll: of every core
  *	([0]), of the AIVs only ([1], mix launches).
  * @sync_round: SyncAll rounds completed, as @sync_arrived.
@@ -88,6 +100,10 @@ struct asc_launch {
 	bool go;
 	int err;
 	char *report;
+	bool pending;
+	unsigned int first_core;
+	int first_err;
+	char *first_report;
 	unsigned int sync_arrived[2];
 	unsigned long sync_round[2];
 	unsigned int sync_arrived_aivs;
@@ -402,17 +418,22 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 	return asc_report_take(&r);
 }
 
-/* Reset the TPipe of every core still there: their waits end. */
-static void launch_cancel_locked(struct asc_launch *l)
+/*
+ * Cancel the cores numbered from @from: their calls fail with ECANCELED
+ * from then on, and their TPipes are reset (their waits end).
+ */
+static void launch_cancel_from_locked(struct asc_launch *l, unsigned int from)
 {
 	struct asc_core *c;
 	unsigned int i;
 
-	for (i = 0; i < l->ncores; i++) {
+	for (i = from; i < l->ncores; i++) {
 		c = l->cores[i];
+		if (!c->err)
+			__atomic_store_n(&c->err, ECANCELED, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&c->progress);
 		pthread_cond_broadcast(&c->flag_cond);
-		if (!c->gone && c->pipe)
+		if (l->go && !c->gone && c->pipe)
 			asc_pipe_reset(c->pipe);
 	}
 }
@@ -420,43 +441,97 @@ static void launch_cancel_locked(struct asc_launch *l)
 /* The launch fails with @err and @text (taken), under the lock. */
 static void launch_fail_locked(struct asc_launch *l, int err, char *text)
 {
-	struct asc_core *c;
-	unsigned int i;
-
 	if (l->err) {
 		free(text);
 		return;
 	}
 	l->err = err;
 	l->report = text;
-	for (i = 0; i < l->ncores; i++) {
-		c = l->cores[i];
-		if (!c->err)
-			__atomic_store_n(&c->err, ECANCELED, __ATOMIC_RELEASE);
-	}
+	l->pending = false;
+	free(l->first_report);
+	l->first_report = NULL;
 	pthread_cond_broadcast(&l->cond);
-	if (l->go)
-		launch_cancel_locked(l);
+	launch_cancel_from_locked(l, 0);
+}
+
+/* The failure of the lowest-numbered core that failed is the launch's. */
+static void launch_fail_first_locked(struct asc_launch *l)
+{
+	char *text = l->first_report;
+
+	l->first_report = NULL;
+	launch_fail_locked(l, l->first_err, text);
 }
 
 /*
- * Called under the lock when a core records its first error (core.c):
- * the first error of any core is the launch's.
+ * With a failure pending: once no core below the one that failed can
+ * still act (each has left, or its scalar and pipes wait for what will
+ * never come), that failure is the launch's.
+ */
+static void launch_settle_locked(struct asc_launch *l)
+{
+	const struct asc_core *c;
+	unsigned int i;
+	int k;
+
+	if (!l->pending)
+		return;
+	for (i = 0; i < l->first_core; i++) {
+		c = l->cores[i];
+		if (c->gone)
+			continue;
+		if (!launch_scalar_stuck(l, c))
+			return;
+		for (k = 1; k < CORE_LANES; k++)
+			if (!launch_lane_idle(&c->lane[k]) &&
+			    !launch_lane_stuck(l, c, &c->lane[k]))
+				return;
+	}
+	launch_fail_first_locked(l);
+}
+
+/*
+ * Called under the lock when a core records its first error (core.c).
+ * Before the cores run, and a cancel (EINTR, asc_core_cancel()), it is
+ * the launch's at once.  After, the cores
+ * numbered above it are cancelled and those below run on: the failure of
+ * the lowest-numbered core that fails is the launch's, whatever the
+ * threads' timing.  A core below that fails with ECANCELED or EPIPE waited
+ * for a core that was cancelled or left: the failure pending is the
+ * launch's then.
  */
 void asc_launch_core_failed(struct asc_core *c)
 {
 	struct asc_launch *l = c->launch;
 	struct asc_report r = { 0 };
 	char name[48];
+	size_t len;
 
-	if (l->err)
+	if (l->err || (l->pending && c->index > l->first_core))
 		return;
+	if (l->pending && (c->err == ECANCELED || c->err == EPIPE)) {
+		launch_fail_first_locked(l);
+		return;
+	}
 	launch_core_name(c, name, sizeof(name));
+	len = c->report ? strlen(c->report) : 0;
+	if (len && c->report[len - 1] == '\n')
+		len--;
 	if (c->report)
-		asc_report_add(&r, "%s:\n%s", name, c->report);
+		asc_report_add(&r, "%s:\n%.*s", name, (int)len, c->report);
 	else
 		asc_report_add(&r, "%s: %s", name, strerror(c->err));
-	launch_fail_locked(l, c->err, asc_report_take(&r));
+	if (!l->go || c->err == EINTR) {
+		launch_fail_locked(l, c->err, asc_report_take(&r));
+		return;
+	}
+	free(l->first_report);
+	l->first_report = asc_report_take(&r);
+	l->first_err = c->err;
+	l->first_core = c->index;
+	l->pending = true;
+	launch_cancel_from_locked(l, c->index + 1);
+	launch_settle_locked(l);
 }
 
 /*
@@ -471,6 +546,10 @@ void asc_launch_check(struct asc_launch *l)
 
 	if (l->err || !l->go)
 		return;
+	if (l->pending) {
+		launch_settle_locked(l);
+		return;
+	}
 	for (i = 0; i < l->ncores; i++) {
 		c = l->cores[i];
 		if (c->gone)
@@ -975,8 +1054,12 @@ static void launch_wait(struct asc_launch *l, unsigned int started)
 		}
 		pthread_cond_timedwait(&l->cond, &l->lock, &t);
 		if (l->err && l->go)
-			launch_cancel_locked(l);
+			launch_cancel_from_locked(l, 0);
+		else if (l->pending)
+			launch_cancel_from_locked(l, l->first_core);
 	}
+	if (l->pending)
+		launch_fail_first_locked(l);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -993,6 +1076,7 @@ static void launch_free(struct asc_launch *l)
 	pthread_cond_destroy(&l->cond);
 	pthread_mutex_destroy(&l->lock);
 	free(l->report);
+	free(l->first_report);
 	asc_xrace_free(l->xrace);
 	free(l);
 }

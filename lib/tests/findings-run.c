@@ -18,6 +18,8 @@
  *   run, the pipes having run it or not.
  * - An ID released while its set has no wait issued, then allocated
  *   again: refused, the report naming the early release and the set.
+ * - A launch where every core from 8 up leaves a flag set: the report
+ *   names core 8 on every run, the odd or the even cores lagging in turn.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -254,6 +256,53 @@ TEST(an_early_release_is_named)
 		 e.alloc_line, e.set_line, e.release_line, e.set_line);
 	ASSERT_STREQ(want, report);
 	free(report);
+}
+
+/* ---- the lowest-numbered core ---- */
+
+#define LOW_CORES	16
+#define LOW_FIRST	8
+#define LOW_RUNS	40
+
+struct lowest {
+	int run;
+	int set_line;
+};
+
+static void lowest_kernel(struct asc_core *core, void *arg)
+{
+	struct lowest *k = arg;
+	unsigned int idx = asc_core_block_idx(core);
+
+	/* On odd runs the odd cores lag, on even runs the even ones. */
+	if ((idx + k->run) % 2)
+		usleep(1000 + 300 * (k->run % 5));
+	k->set_line = __LINE__ + 1;
+	CHECK(asc_core_set_flag(core, MTE2_V, 0));
+	if (idx < LOW_FIRST)
+		CHECK(asc_core_wait_flag(core, MTE2_V, 0));
+}
+
+TEST(a_launch_names_the_lowest_numbered_core_every_time)
+{
+	struct lowest k = { 0 };
+	char want[512], *report;
+	int ret;
+
+	need_device(_metadata);
+	for (k.run = 0; k.run < LOW_RUNS; k.run++) {
+		errno = 0;
+		ret = asc_launch_run(lowest_kernel, &k, ASC_LAUNCH_AIV,
+				     LOW_CORES, &checked, &report);
+		ASSERT_EQ(-1, ret);
+		ASSERT_EQ(ENOLCK, errno) TH_LOG("run %d: %s", k.run, report);
+		snprintf(want, sizeof(want),
+			 "core %d (AIV %d):\n"
+			 "missing wait: MTE2 sets MTE2_V id 0 (#1 at findings-run.c:%d) and no wait takes it by the end of the kernel\n",
+			 LOW_FIRST, LOW_FIRST, k.set_line);
+		ASSERT_STREQ(want, report) TH_LOG("run %d", k.run);
+		free(report);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -2,6 +2,7 @@
 """Launches of several cores: cross-core flags, SyncAll, their errors (in the guest)."""
 
 import errno
+import inspect
 import threading
 import time
 
@@ -519,3 +520,26 @@ def test_ctrl_c_ends_a_blocked_cross_core_wait():
     assert got["wait"][1] in (errno.EINTR, errno.ECANCELED), got
     assert got["threads"] == 1 and got["fds_same"] and got["after"], got
     assert elapsed < 5, elapsed
+
+
+def test_a_launch_names_the_lowest_numbered_core_every_time():
+    """Every core from 8 up leaves a flag set; the odd or the even cores lag in turn."""
+
+    @asc.jit
+    def leave_set(run: asc.ConstExpr[int]):
+        i = asc.get_block_idx()
+        if (i + run) % 2:
+            time.sleep(0.002 + 0.001 * (run % 3))
+        asc.set_flag(HE.MTE2_V, 0)  # the set
+        if i < 8:
+            asc.wait_flag(HE.MTE2_V, 0)
+
+    lines, first = inspect.getsourcelines(test_a_launch_names_the_lowest_numbered_core_every_time)
+    line = first + next(i for i, l in enumerate(lines) if "# the set" in l)
+    for run in range(12):
+        with pytest.raises(asc.MissingSyncError) as e:
+            leave_set[16](run)
+        assert e.value.report == (
+            "core 8 (AIV 8):\n"
+            f"missing wait: MTE2 sets MTE2_V id 0 (#1 at test_launch.py:{line}) and no wait takes it "
+            "by the end of the kernel\n"), (run, e.value.report)
