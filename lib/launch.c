@@ -333,6 +333,39 @@ static void launch_core_name(const struct asc_core *c, char *buf, size_t size)
 			 launch_type_name(c), c->block_idx);
 }
 
+/*
+ * Under a cross-core wait of @c for @flag that never ends: a line for
+ * each core whose last set of @flag was in a mode that counts on other
+ * cores than @c (an AIV's mode 0 counts on the AIVs, never on the AIC).
+ */
+static void launch_report_wrong_modes(const struct asc_launch *l,
+				      const struct asc_core *c, int flag,
+				      struct asc_report *r)
+{
+	struct asc_xrace_range group, targets;
+	const struct core_cross_set *s;
+	char name[48], setter[48], at[160];
+	unsigned int i;
+
+	launch_core_name(c, name, sizeof(name));
+	for (i = 0; i < l->ncores; i++) {
+		s = &l->cores[i]->cross_last[flag];
+		if (!s->seq ||
+		    asc_xrace_set_group(l->kind, l->block_dim, i, s->mode, &group,
+					&targets) ||
+		    (c->index >= targets.first && c->index <= targets.last))
+			continue;
+		launch_core_name(l->cores[i], setter, sizeof(setter));
+		at[0] = '\0';
+		if (s->site.file)
+			snprintf(at, sizeof(at), " at %s:%d", s->site.file,
+				 s->site.line);
+		asc_report_add(r, "  wrong mode: %s sets cross-core flag %d in mode %d (#%lu%s), which counts on cores %u-%u, not on %s, which waits for it",
+			       setter, flag, s->mode, s->seq, at, targets.first,
+			       targets.last, name);
+	}
+}
+
 /* One line of the deadlock report: what @pipe of @c waits for. */
 static void launch_report_wait(const struct asc_launch *l,
 			       const struct asc_core *c, const char *pipe,
@@ -362,6 +395,7 @@ static void launch_report_wait(const struct asc_launch *l,
 							len ? ", " : "", m, g[i].mode);
 		asc_report_add(r, "  %s %s waits for cross-core flag %d, which cores %s have not set",
 			       name, pipe, event, who);
+		launch_report_wrong_modes(l, c, event, r);
 		return;
 	case CORE_BLOCK_QSET:
 		asc_report_add(r, "  %s %s waits to set %s id %lu until %s has taken its previous set",
@@ -728,6 +762,9 @@ ASC_API int asc_core_cross_set_flag(struct asc_core *c, int flag_id, int mode,
 					  it.seq, flag_id, mode, pipe_id, why);
 	if (asc_core_room(c, lane, false))
 		return -1;
+	pthread_mutex_lock(c->lock);
+	c->cross_last[flag_id] = (struct core_cross_set){ it.seq, mode, c->site };
+	pthread_mutex_unlock(c->lock);
 	snprintf(what, sizeof(what), "cross_set_flag(%d, mode %d)", flag_id, mode);
 	if (c->launch->xrace) {
 		mark = asc_xrace_cross_set(c->launch->xrace, c->index, flag_id,

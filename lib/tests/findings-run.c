@@ -20,6 +20,11 @@
  *   again: refused, the report naming the early release and the set.
  * - A launch where every core from 8 up leaves a flag set: the report
  *   names core 8 on every run, the odd or the even cores lagging in turn.
+ * - Four cores writing one tile of a declared buffer three times from one
+ *   line: one line, by the offset in the buffer, with "and 53 more like
+ *   it (cores 0-3, iterations 1-3)".
+ * - The AIVs of a mix launch set a flag in mode 0, the AIC waits for it:
+ *   the deadlock report names each set and its wrong mode.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -303,6 +308,92 @@ TEST(a_launch_names_the_lowest_numbered_core_every_time)
 		ASSERT_STREQ(want, report) TH_LOG("run %d", k.run);
 		free(report);
 	}
+}
+
+/* ---- one line for the races of a pair of lines ---- */
+
+#define TILE_BYTES	256
+
+struct overwrite {
+	char out[4 * TILE_BYTES];
+	char tile[4][TILE_BYTES];
+	int copy_line;
+};
+
+static void copy_out(void *arg)
+{
+	(void)arg;
+}
+
+static void overwrite_kernel(struct asc_core *core, void *arg)
+{
+	struct overwrite *o = arg;
+	unsigned int idx = asc_core_block_idx(core);
+	struct asc_access acc[2] = {
+		{ o->tile[idx], TILE_BYTES, 0, "tile" },
+		{ o->out + TILE_BYTES, TILE_BYTES, 1, "outTile" },
+	};
+	int i;
+
+	CHECK(asc_core_gm_buffer(core, o->out, sizeof(o->out), "out"));
+	for (i = 0; i < 3; i++) {
+		o->copy_line = __LINE__ + 1;
+		CHECK(asc_core_issue(core, ASC_PIPE_MTE3, copy_out, NULL, "DataCopy", acc, 2));
+		CHECK(asc_core_pipe_barrier(core, ASC_PIPE_MTE3));
+	}
+}
+
+TEST(races_of_one_pair_of_lines_print_once)
+{
+	static struct overwrite o;
+	char want[768], *report;
+	int ret;
+
+	need_device(_metadata);
+	errno = 0;
+	ret = asc_launch_run(overwrite_kernel, &o, ASC_LAUNCH_AIV, 4, &checked, &report);
+	ASSERT_EQ(-1, ret);
+	ASSERT_EQ(ENOLCK, errno) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "missing sync: core 0 (AIV 0) MTE3 writes \"outTile\" at \"out\" [256+256] (#1 DataCopy at findings-run.c:%d) and core 1 (AIV 1) MTE3 writes it (#1 DataCopy at findings-run.c:%d): no cross-core set/wait or SyncAll orders them, and 53 more like it (cores 0-3, iterations 1-3)\n",
+		 o.copy_line, o.copy_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+/* ---- a wrong cross-core mode ---- */
+
+static int wrong_mode_line;
+
+static void wrong_mode_kernel(struct asc_core *core, void *arg)
+{
+	(void)arg;
+	if (asc_core_type(core) == ASC_CORE_AIC) {
+		CHECK(asc_core_cross_wait_flag(core, 5, ASC_PIPE_S));
+		return;
+	}
+	wrong_mode_line = __LINE__ + 1;
+	CHECK(asc_core_cross_set_flag(core, 5, 0, ASC_PIPE_MTE3));
+}
+
+TEST(a_wrong_cross_core_mode_names_the_set)
+{
+	char want[1024], *report;
+	int ret;
+
+	need_device(_metadata);
+	errno = 0;
+	ret = asc_launch_run(wrong_mode_kernel, NULL, ASC_LAUNCH_MIX, 1, &checked, &report);
+	ASSERT_EQ(-1, ret);
+	ASSERT_EQ(EDEADLK, errno) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "error: deadlock across the cores of the launch: these cores and pipes wait forever for one another\n"
+		 "  core 0 (AIC 0) S waits for cross-core flag 5, which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set\n"
+		 "  wrong mode: core 1 (AIV 0) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n"
+		 "  wrong mode: core 2 (AIV 1) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n",
+		 wrong_mode_line, wrong_mode_line);
+	ASSERT_STREQ(want, report);
+	free(report);
 }
 
 TEST_HARNESS_MAIN
