@@ -620,6 +620,8 @@ struct asc_core_attr {
  * @attr: the device and mode, or NULL for the defaults.
  * @report: where to store the report, or NULL: a malloc()ed text, one
  *	line per finding, for the caller to free(); NULL when there is none.
+ *	After a run without an error, the memory checks' warnings
+ *	("uninitialized read: ..."), or NULL when there are none.
  *
  * Opens a new TPipe (asc_pipe_open() of @attr->device), sets its mode,
  * binds the calling thread to ASC_PIPE_S and calls @kernel on it: the
@@ -680,7 +682,9 @@ struct asc_core_attr {
  * and @strict_ids; the errors of asc_pipe_open(); ENOTTY when the driver
  * cannot issue instructions (one older than ASC_EVENT_IOC_ISSUE);
  * ENOMEM; EAGAIN when a pipe's thread cannot be created; the detector's
- * ENOLCK, EBUSY and EDEADLK; or the first error of a call of the kernel
+ * ENOLCK, EBUSY and EDEADLK; the memory checks' EFAULT (an access out of
+ * bounds or misaligned, see asc_core_gm_buffer() and
+ * Documentation/libasc.rst, "Memory checks"); or the first error of a call of the kernel
  * (see each call) or of a pipe running an instruction.
  */
 int asc_core_run(asc_kernel_fn kernel, void *arg,
@@ -705,7 +709,12 @@ int asc_core_run(asc_kernel_fn kernel, void *arg,
  * that is not one of the seven pipes, a NULL @fn, a NULL @acc with a
  * nonzero @nacc, or an access with a NULL @addr, of size 0 or past the
  * end of the address space; EPERM when the calling thread is not @core's scalar (nothing
- * recorded); ENOLCK when the detector finds a missing sync; EDEADLK when
+ * recorded); EFAULT when an access is out of bounds of its local memory,
+ * of its buffer there or of a declared global buffer
+ * (asc_core_gm_buffer()), or is MTE2's or MTE3's at a Unified Buffer
+ * address off a 32-byte boundary (and, with ASC_UNINIT_READS=error, when
+ * it reads local memory nothing wrote since its buffer was placed);
+ * ENOLCK when the detector finds a missing sync; EDEADLK when
  * the queue of @pipe_id is full (1024 instructions) and the pipe can never
  * run them; ENOMEM; or the kernel's first error, unchanged.
  */
@@ -760,8 +769,12 @@ int asc_core_wait_flag(struct asc_core *core, int event, int id);
  * @core: the core.
  * @pipe_id: a pipe other than ASC_PIPE_S, or ASC_PIPE_ALL.
  *
- * A barrier of one pipe orders nothing its in-order queue does not order
- * already; it is recorded as an instruction of that pipe.  ASC_PIPE_ALL
+ * A barrier of one pipe makes everything issued to it before finish
+ * before anything issued to it after starts: a pipe is in order but
+ * pipelined, and the detector reports two overlapping accesses of one
+ * pipe (but S and M), one a write, with no barrier of it between them
+ * (Documentation/libasc.rst, "One pipe").  It is recorded as an
+ * instruction of that pipe.  ASC_PIPE_ALL
  * makes the scalar wait until every pipe has run everything issued to it,
  * and orders all of that before everything issued after.  As on the
  * chip, ASC_PIPE_S is not supported.
@@ -1336,6 +1349,31 @@ struct asc_local {
  * stored).
  */
 void *asc_core_local_mem(struct asc_core *core, int mem, size_t *size);
+
+/**
+ * asc_core_gm_buffer() - declare a buffer of global memory for the memory
+ * checks: an array the launch was given, or a GlobalTensor's part of it.
+ * @core: the core.
+ * @addr: its first byte.
+ * @size: its bytes, at least 1.
+ * @name: its name in the reports (copied), or NULL for "GM".
+ *
+ * From then on, until the run ends, an access an instruction declares
+ * (struct asc_access) whose first byte is in the buffer must end in it,
+ * else the instruction fails with EFAULT and an "out of bounds:" line
+ * naming the buffer, the offset and length in it, the instruction, its
+ * pipe, the core and the call site.  When several declared buffers hold
+ * the first byte, the smallest is checked.  Declaring the same buffer
+ * twice is one declaration.  Only the scalar may call it; it is not an
+ * instruction (not counted).  See Documentation/libasc.rst, "Memory
+ * checks".
+ *
+ * Return: 0, or -1 with errno EINVAL for a NULL @core or @addr, a @size of
+ * 0 or one that wraps around, EPERM from another thread than the scalar,
+ * ENOMEM.
+ */
+int asc_core_gm_buffer(struct asc_core *core, const void *addr, size_t size,
+		       const char *name);
 
 /**
  * asc_local_sub() - a part of a local tensor (LocalTensor operator[]).

@@ -44,6 +44,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -52,6 +53,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "memcheck.h"
 #include "race.h"
 
 static const int core_lane_pipe[CORE_LANES] = {
@@ -354,9 +356,20 @@ static void *core_lane_main(void *arg)
 {
 	struct core_lane *l = arg;
 	struct asc_core *c = l->core;
+	struct sched_param batch = { .sched_priority = 0 };
 	struct core_item it;
 	bool skip, ran;
 
+	/*
+	 * SCHED_BATCH, as a pipe of the chip runs what it was given without
+	 * taking the scalar's place: waking it does not preempt the thread
+	 * that wakes it (the scalar issuing ahead, or the pipe whose set it
+	 * waits for), which runs on until it blocks.  On one CPU that is one
+	 * switch between the threads per block instead of one per
+	 * instruction issued.  Where the policy cannot be had, the thread
+	 * keeps the scalar's.
+	 */
+	pthread_setschedparam(pthread_self(), SCHED_BATCH, &batch);
 	if (asc_pipe_bind(c->pipe, l->pipe_id) < 0)
 		asc_core_call_fail(c, errno, "the thread of %s: bind to %s",
 			       core_pipe_name(l->pipe_id),
@@ -364,12 +377,15 @@ static void *core_lane_main(void *arg)
 
 	pthread_mutex_lock(c->lock);
 	for (;;) {
-		while (!l->qlen && !c->stopping)
+		while (!l->qlen && !c->stopping) {
+			l->idle = true;
 			pthread_cond_wait(&l->wake, c->lock);
+			l->idle = false;
+		}
 		if (!l->qlen)
 			break;
 		it = l->q[l->qhead];
-		l->qhead = (l->qhead + 1) % l->qcap;
+		l->qhead = (l->qhead + 1) % CORE_QUEUE_MAX;
 		l->qlen--;
 		l->busy = true;
 		skip = c->err;
@@ -423,7 +439,6 @@ int asc_core_enqueue(struct asc_core *c, int lane,
 	struct core_lane *l = &c->lane[lane];
 	const char *what = "the queue of";
 	struct core_item *q;
-	size_t i, cap;
 	int err = 0;
 
 	pthread_mutex_lock(c->lock);
@@ -432,32 +447,24 @@ int asc_core_enqueue(struct asc_core *c, int lane,
 		errno = c->err;
 		return -1;
 	}
-	if (l->qlen == l->qcap) {
-		cap = l->qcap ? 2 * l->qcap : 64;
-		q = malloc(cap * sizeof(*q));
-		if (!q) {
-			err = ENOMEM;
-			goto out;
-		}
-		for (i = 0; i < l->qlen; i++)
-			q[i] = l->q[(l->qhead + i) % l->qcap];
-		free(l->q);
-		l->q = q;
-		l->qhead = 0;
-		l->qcap = cap;
-	}
 	if (!l->started) {
+		err = ENOMEM;
+		l->q = malloc(CORE_QUEUE_MAX * sizeof(*l->q));
+		if (!l->q)
+			goto out;
 		what = "the thread of";
 		err = core_lane_start(l);
 		if (err)
 			goto out;
 	}
-	l->q[(l->qhead + l->qlen) % l->qcap] = *it;
-	l->q[(l->qhead + l->qlen) % l->qcap].site = c->site;
-	l->q[(l->qhead + l->qlen++) % l->qcap].pos = pos;
+	q = &l->q[(l->qhead + l->qlen++) % CORE_QUEUE_MAX];
+	*q = *it;
+	q->site = c->site;
+	q->pos = pos;
 	if (it->kind == CORE_TICKET)
 		l->tk_pos[(l->tk_head + l->tk_count++) % ASC_EVENT_QUEUE_DEPTH] = pos;
-	pthread_cond_signal(&l->wake);
+	if (l->idle)
+		pthread_cond_signal(&l->wake);
 out:
 	pthread_mutex_unlock(c->lock);
 	if (!err)
@@ -622,6 +629,8 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 				      what ? what : "work",
 				      lane < 0 ? "not a pipe" : !fn ?
 				      "no function" : "a bad access");
+	if (asc_memcheck_access(c, pipe_id, it.seq, what, acc, nacc))
+		return -1;
 	if (lane != CORE_S && asc_core_room(c, lane, false))
 		return -1;
 	pos = asc_race_work(c->race, pipe_id, it.seq, what, acc, nacc);
@@ -748,11 +757,62 @@ ASC_API int asc_core_pipe_barrier(struct asc_core *c, int pipe_id)
 	return 0;
 }
 
+/*
+ * The scalar waits until every pipe has run what the detector has run (a
+ * pipe can always get there, and never further).
+ */
+static int core_catch_up(struct asc_core *c)
+{
+	struct core_lane *l;
+	uint32_t pending;
+	int lane;
+
+	for (lane = 0; lane < CORE_LANES; lane++) {
+		if (lane == CORE_S)
+			continue;
+		l = &c->lane[lane];
+		pending = asc_race_issued(c->race, l->pipe_id) -
+			  asc_race_done(c->race, l->pipe_id);
+		pthread_mutex_lock(c->lock);
+		if (l->qlen + l->busy > pending) {
+			c->waiting = true;
+			c->wait_lane = lane;
+			c->wait_items = pending;
+			c->wait_tickets = UINT_MAX;
+			if (c->launch)
+				asc_launch_check(c->launch);
+			while (!c->err && l->qlen + l->busy > pending)
+				pthread_cond_wait(&c->progress, c->lock);
+			c->waiting = false;
+		}
+		pthread_mutex_unlock(c->lock);
+		errno = core_error(c);
+		if (errno)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * In checked mode, whether an ID hand-written code uses collides with the
+ * one alloc hands out is the detector's to say, from the issue
+ * order: first the pipes catch up with it, so that the device's view of
+ * the hand-written uses is the detector's (the device refuses only IDs
+ * the detector finds in use too); then an ID whose next set could come
+ * before the wait of an earlier one is refused as well.
+ */
+static bool core_decides_collisions(const struct asc_core *c, int event)
+{
+	return (c->mode & ASC_MODE_CHECKED) && !(c->mode & ASC_MODE_STRICT_IDS) &&
+	       asc_race_event_used(c->race, event);
+}
+
 /* alloc (@alloc) or fetch of an ID of @event, on the scalar. */
 static int core_id_query(struct asc_core *c, bool alloc, int event)
 {
 	const char *op = alloc ? "alloc_event_id" : "fetch_event_id";
 	struct asc_report text = { 0 };
+	bool decide;
 	int id, err;
 
 	if (asc_core_enter(c))
@@ -760,8 +820,16 @@ static int core_id_query(struct asc_core *c, bool alloc, int event)
 	if (!asc_event_valid(event))
 		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d): no such HardEvent",
 				      c->seq, op, event);
+	decide = alloc && core_decides_collisions(c, event);
+	if (decide && core_catch_up(c))
+		return -1;
 	id = alloc ? asc_alloc_event_id(c->pipe, event) :
 		     asc_fetch_event_id(c->pipe, event);
+	if (id >= 0 && decide && asc_race_may_collide(c->race, event, id)) {
+		asc_release_event_id(c->pipe, id, event);
+		id = -1;
+		errno = EADDRINUSE;
+	}
 	if (id >= 0) {
 		if (alloc)
 			asc_que_hold(c, event, id);
@@ -802,6 +870,7 @@ ASC_API int asc_core_release_event_id(struct asc_core *c, int id, int event)
 		return asc_core_call_fail(c, errno, "#%lu release_event_id(%d, %s) on S",
 				      c->seq, id, asc_hard_event_name(event));
 	asc_que_unhold(c, event, id);
+	asc_race_release(c->race, event, id, c->seq);
 	return 0;
 }
 
@@ -827,6 +896,8 @@ static int core_tpipe_reset(struct asc_core *c, bool reset)
 		return -1;
 	if (asc_race_leftovers(c->race, before))
 		return asc_core_race_fail(c, before);
+	if (asc_que_leaked_ids(c, before))
+		return -1;
 	if (asc_pipe_reset(c->pipe) < 0)
 		return asc_core_call_fail(c, errno, "#%lu %s on S", c->seq, what);
 	asc_que_forget(c);
@@ -859,9 +930,17 @@ int asc_core_barrier_all(struct asc_core *c)
 
 ASC_API int asc_core_tpipe_destroy(struct asc_core *c)
 {
+	char before[160], at[96];
+
 	if (asc_core_enter(c))
 		return -1;
+	asc_core_site_text(&c->site, at, sizeof(at));
+	snprintf(before, sizeof(before), "before destroy (#%lu%s)", c->seq, at);
 	if (asc_que_wait_frees(c, "destroy") || asc_core_barrier_all(c))
+		return -1;
+	if (asc_race_leftovers(c->race, before))
+		return asc_core_race_fail(c, before);
+	if (asc_que_leaked_ids(c, before))
 		return -1;
 	asc_que_set_destroyed(c, true);
 	return 0;
@@ -954,10 +1033,12 @@ struct asc_core *asc_core_new(void)
 	if (!c)
 		return NULL;
 	c->race = asc_race_new();
+	c->memcheck = asc_memcheck_new();
 	c->flag_sets = calloc(nflags, sizeof(*c->flag_sets));
 	c->flag_waits = calloc(nflags, sizeof(*c->flag_waits));
-	if (!c->race || !c->flag_sets || !c->flag_waits) {
+	if (!c->race || !c->memcheck || !c->flag_sets || !c->flag_waits) {
 		asc_race_free(c->race);
+		asc_memcheck_free(c->memcheck);
 		free(c->flag_sets);
 		free(c->flag_waits);
 		free(c);
@@ -1016,6 +1097,7 @@ void asc_core_destroy(struct asc_core *c)
 		free(c->lane[i].q);
 	}
 	asc_race_free(c->race);
+	asc_memcheck_free(c->memcheck);
 	pthread_cond_destroy(&c->progress);
 	pthread_cond_destroy(&c->flag_cond);
 	pthread_mutex_destroy(&c->own_lock);
@@ -1078,8 +1160,11 @@ void asc_core_finish(struct asc_core *c)
 	}
 	if (core_drain_checked(c, end))
 		return;
-	if (asc_race_leftovers(c->race, "by the end of the kernel"))
+	if (asc_race_leftovers(c->race, "by the end of the kernel")) {
 		asc_core_race_fail(c, end);
+		return;
+	}
+	asc_que_leaked_ids(c, "by the end of the kernel");
 }
 
 /*
@@ -1119,8 +1204,9 @@ ASC_API int asc_core_run(asc_kernel_fn kernel, void *arg,
 	}
 	err = core_error(c);
 	if (report) {
-		*report = c->report;
-		c->report = NULL;
+		*report = err ? c->report : asc_memcheck_warnings(c);
+		if (err)
+			c->report = NULL;
 	}
 	asc_core_stop(c);
 	asc_core_destroy(c);

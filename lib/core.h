@@ -104,7 +104,10 @@ struct core_item {
  * @thread: the pipe's thread.
  * @wake: the thread waits here for work.
  * @q: the instructions issued to the pipe and not yet taken by the
- *	thread, a ring of @qcap from @qhead, @qlen of them.
+ *	thread, a ring of CORE_QUEUE_MAX from @qhead, @qlen of them
+ *	(allocated with the thread: no allocation per instruction).
+ * @idle: the thread waits on @wake for its queue to fill: an enqueue
+ *	signals it only then.
  * @busy: the thread runs one it took.
  * @tk_pos: the detector's positions of the tickets issued to the driver
  *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
@@ -122,7 +125,7 @@ struct core_lane {
 	struct core_item *q;
 	size_t qhead;
 	size_t qlen;
-	size_t qcap;
+	bool idle;
 	bool busy;
 	uint32_t tk_pos[ASC_EVENT_QUEUE_DEPTH];
 	unsigned int tk_head;
@@ -184,6 +187,7 @@ struct core_lane {
  * @files: the file names of the call sites, interned (@nfiles of them).
  * @tpipe: local memory, queues and TBufs (que.c); NULL until the kernel
  *	runs.
+ * @memcheck: the memory checks of its accesses (memcheck.c).
  */
 struct asc_core {
 	struct asc_pipe *pipe;
@@ -226,6 +230,7 @@ struct asc_core {
 	char **files;
 	size_t nfiles;
 	struct que_tpipe *tpipe;
+	struct asc_memcheck *memcheck;
 };
 
 /* How many waits a core issued for the counter at @gm. */
@@ -301,8 +306,9 @@ int asc_core_lane_of(int pipe_id);
  * refuses, in checked mode, a kernel's set, wait or release of an ID a
  * queue holds (EADDRINUSE); asc_que_hold() and asc_que_unhold() keep
  * track of the IDs the kernel itself allocates; asc_que_holders() adds a
- * line per ID of @event held to @r.  All return 0, or -1 with the run
- * failed.
+ * line per ID of @event held to @r; asc_que_leaked_ids() fails the run
+ * with ENOLCK for an ID the kernel allocated and has not released (@when
+ * for the report).  All return 0, or -1 with the run failed.
  */
 int asc_que_setup(struct asc_core *c);
 void asc_que_free(struct asc_core *c);
@@ -313,6 +319,7 @@ int asc_que_user_id(struct asc_core *c, int event, int id, const char *op);
 void asc_que_hold(struct asc_core *c, int event, int id);
 void asc_que_unhold(struct asc_core *c, int event, int id);
 void asc_que_holders(struct asc_core *c, int event, struct asc_report *r);
+int asc_que_leaked_ids(struct asc_core *c, const char *when);
 bool asc_que_destroyed(const struct asc_core *c);
 void asc_que_set_destroyed(struct asc_core *c, bool destroyed);
 

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "memcheck.h"
 #include "race.h"
 #include "race_launch.h"
 
@@ -1013,6 +1014,30 @@ static void launch_check_cross(struct asc_launch *l)
 	l->report = asc_report_take(&r);
 }
 
+/*
+ * After a launch without an error: the report is the cores' warnings
+ * (memcheck.c), under the line naming each core that has some.
+ */
+static void launch_warnings(struct asc_launch *l)
+{
+	struct asc_report r = { 0 };
+	unsigned int i;
+	char name[48], *text;
+
+	for (i = 0; l->cores && i < l->ncores; i++) {
+		if (!l->cores[i])
+			continue;
+		text = asc_memcheck_warnings(l->cores[i]);
+		if (!text)
+			continue;
+		launch_core_name(l->cores[i], name, sizeof(name));
+		asc_report_add(&r, "%s:\n%.*s", name, (int)strlen(text) - 1, text);
+		free(text);
+	}
+	free(l->report);
+	l->report = asc_report_take(&r);
+}
+
 ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
 			   unsigned int block_dim,
 			   const struct asc_core_attr *attr, char **report)
@@ -1057,6 +1082,8 @@ ASC_API int asc_launch_run(asc_kernel_fn kernel, void *arg, int kind,
 		pthread_join(threads[i], NULL);
 	free(threads);
 	launch_check_cross(l);
+	if (!l->err)
+		launch_warnings(l);
 	err = l->err;
 	if (report) {
 		*report = l->report;

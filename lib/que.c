@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "memcheck.h"
 #include "race.h"
 
 enum que_kind {
@@ -542,6 +543,35 @@ void asc_que_holders(struct asc_core *c, int event, struct asc_report *r)
 	}
 }
 
+int asc_que_leaked_ids(struct asc_core *c, const char *when)
+{
+	struct que_tpipe *tp = c->tpipe;
+	struct asc_report r = { 0 };
+	char at[128];
+	char *text;
+	int event, id;
+
+	if (!tp)
+		return 0;
+	for (event = 0; event < ASC_HARD_EVENT_COUNT; event++) {
+		for (id = 0; tp->holders[event] && id < ASC_EVENT_IDS_MAX; id++) {
+			const struct que_holder *h = &tp->holders[event][id];
+
+			if (h->kind != HOLD_KERNEL)
+				continue;
+			que_when_text(&h->at, at, sizeof(at));
+			asc_report_add(&r, "leaked ID: %s id %d, allocated by the kernel (%s), never released %s",
+				       asc_hard_event_name(event), id, at, when);
+		}
+	}
+	text = asc_report_take(&r);
+	if (!text)
+		return 0;
+	asc_core_fail(c, ENOLCK, text);
+	errno = ENOLCK;
+	return -1;
+}
+
 int asc_que_user_id(struct asc_core *c, int event, int id, const char *op)
 {
 	struct que_holder *h;
@@ -779,6 +809,7 @@ static int que_place(struct asc_core *c, struct asc_que *q, unsigned int num,
 	}
 	q->nbuf = num;
 	q->len = len;
+	asc_memcheck_placed(c, q->mem, tp->used[q->mem], (size_t)num * len);
 	q->cursor = 0;
 	q->head = 0;
 	q->count = 0;
@@ -837,6 +868,30 @@ ASC_API int asc_core_init_buffer(struct asc_core *c, struct asc_que *q, int num,
 		q->bufs[i].free_set = true;
 	}
 	return 0;
+}
+
+bool asc_que_buffer_at(const struct asc_core *c, int mem, size_t offset,
+		       size_t *start, size_t *len, const char **name)
+{
+	const struct asc_que *q;
+	unsigned int i;
+
+	if (!c->tpipe)
+		return false;
+	for (q = c->tpipe->ques; q; q = q->next) {
+		if (q->mem != mem)
+			continue;
+		for (i = 0; i < q->nbuf; i++) {
+			if (offset < q->bufs[i].offset ||
+			    offset - q->bufs[i].offset >= q->len)
+				continue;
+			*start = q->bufs[i].offset;
+			*len = q->len;
+			*name = q->bufs[i].name;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The tensor of buffer @b of @q: all of it. */

@@ -7,8 +7,13 @@
  * The model is the chip's.  Each of the seven pipes (S, V, M, MTE1, MTE2,
  * MTE3, FIX) is a lane: an in-order queue of the instructions issued to
  * it.  A set of (E, id) goes to the lane of E's source pipe, a wait to
- * its destination's; V_V and FIX_FIX are barriers of one pipe, and a
- * barrier of one pipe orders nothing its queue does not already order.
+ * its destination's; V_V's set and both halves of FIX_FIX are barriers
+ * of one pipe.  A lane is in order but pipelined: two of its own
+ * accesses are ordered only when the first has finished before the
+ * second starts, by a barrier of the lane between them or by a set of
+ * the lane after the first whose flag came back before the second (a set
+ * runs once everything before it on its lane has finished): the lane's
+ * @fence.  S and M keep their own order.
  * The k-th wait of (E, id) takes the flag of the k-th set of (E, id): all
  * sets of E run in order on one pipe, all waits on another, and a second
  * set before the wait of the first is an error of its own (below).
@@ -41,9 +46,9 @@
  *
  * What is reported, one line each, and the errno of the first:
  *
- * - ENOLCK, missing sync: two accesses of work items on different lanes
- *   to overlapping bytes, at least one a write, neither happening before
- *   the other.  Each access is checked against the earlier ones that are
+ * - ENOLCK, missing sync: two accesses of work items to overlapping
+ *   bytes, at least one a write, neither happening before the other: on
+ *   different lanes by the clocks, on one lane by its fence.  Each access is checked against the earlier ones that are
  *   kept: an access is forgotten once a later one on the same bytes and
  *   more, ordered after it, makes it redundant (a write after anything; a
  *   read after a read), since whatever would race with the old one then
@@ -72,6 +77,7 @@
 
 #define RACE_LANES	7
 #define RACE_S		ASC_RACE_S
+#define RACE_M		2		/* race_lane_pipe[RACE_M] is M */
 /* The clock component of what the scalar has done when it issues. */
 #define RACE_ISSUE	ASC_RACE_ISSUE
 #define RACE_CLOCKS	ASC_RACE_CLOCKS
@@ -102,7 +108,8 @@ enum race_kind {
 	RACE_WORK,
 	RACE_SET,
 	RACE_WAIT,
-	RACE_NOP,		/* a barrier of one pipe, V_V, FIX_FIX */
+	RACE_NOP,		/* the wait of V_V: nothing */
+	RACE_BARRIER,		/* PipeBarrier of one pipe, V_V's set, FIX_FIX */
 };
 
 /*
@@ -132,6 +139,9 @@ struct race_item {
  * @tail: where the next one goes.
  * @issued: instructions issued: the position of the last one.
  * @done: instructions run; @clock is the clock of the last of them.
+ * @fence: the instructions up to this position have finished before the
+ *	next one to run starts (a barrier of the lane, or a flag from a set
+ *	of it that came back): what orders two of the lane's own accesses.
  */
 struct race_lane {
 	struct race_item *head;
@@ -139,6 +149,7 @@ struct race_lane {
 	uint32_t issued;
 	uint32_t done;
 	struct race_clock clock;
+	uint32_t fence;
 };
 
 /* A set that has run and whose flag no wait has taken yet. */
@@ -157,6 +168,11 @@ struct race_set_run {
  * @set_seq: the last set that ran, @set_site its call site.
  * @wait_seq, @wait_pos: the last wait that ran, and its position;
  *	@wait_site its call site, @wait_clock its clock.
+ * @sets_issued, @waits_issued: how many were issued; @issued_set and
+ *	@issued_set_site: the last set issued.
+ * @early: the kernel released the ID while a set of it had no wait
+ *	issued (asc_race_release()), at @rel_seq, @rel_site; @rel_set and
+ *	@rel_set_site: that set.
  */
 struct race_flag {
 	struct race_set_run *q;
@@ -171,6 +187,15 @@ struct race_flag {
 	uint32_t wait_pos;
 	struct asc_race_site wait_site;
 	struct race_clock wait_clock;
+	uint32_t sets_issued;
+	uint32_t waits_issued;
+	unsigned long issued_set;
+	struct asc_race_site issued_set_site;
+	bool early;
+	unsigned long rel_seq;
+	struct asc_race_site rel_site;
+	unsigned long rel_set;
+	struct asc_race_site rel_set_site;
 };
 
 /*
@@ -259,7 +284,7 @@ static void race_find(struct asc_race *race, int err, const char *fmt, ...)
 
 static void race_find(struct asc_race *race, int err, const char *fmt, ...)
 {
-	char line[512];
+	char line[832];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -405,9 +430,9 @@ static bool race_same_name(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static void race_report_race(struct asc_race *race, const struct race_rec *r,
+static void race_race_text(const struct asc_race *race, const struct race_rec *r,
 			   int lane, const struct race_item *it,
-			   const struct asc_race_span *a)
+			   const struct asc_race_span *a, char *line, size_t len)
 {
 	char first[160], second[160], ra[128], rb[128];
 
@@ -419,10 +444,84 @@ static void race_report_race(struct asc_race *race, const struct race_rec *r,
 		race_range(race, second, sizeof(second), a->name, a->lo, a->hi);
 	race_ref(ra, sizeof(ra), r->seq, r->what, &r->site);
 	race_ref(rb, sizeof(rb), it->seq, it->what, &it->site);
-	race_find(race, ENOLCK,
-		"missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
-		race_lane_name(r->lane), race_verb(r->write), first, ra,
-		race_lane_name(lane), race_verb(a->write), second, rb);
+	if (r->lane == lane)
+		snprintf(line, len,
+			 "missing sync: %s %s %s (%s) and %s %s %s (%s): one pipe, but pipelined: no pipe_barrier(%s) between them",
+			 race_lane_name(r->lane), race_verb(r->write), first, ra,
+			 race_lane_name(lane), race_verb(a->write), second, rb,
+			 race_lane_name(lane));
+	else
+		snprintf(line, len,
+			 "missing sync: %s %s %s (%s) and %s %s %s (%s): no set/wait or barrier orders them",
+			 race_lane_name(r->lane), race_verb(r->write), first, ra,
+			 race_lane_name(lane), race_verb(a->write), second, rb);
+}
+
+/*
+ * The races one work item finds, one line per pair of source lines: the
+ * older access's call site (its instruction when it has none) and the
+ * item's.  The first race of a pair is printed, "and N more like it"
+ * counts the others (other bytes, the other direction, other iterations
+ * of a loop).
+ */
+#define RACE_PAIRS	8
+
+struct race_pair {
+	const struct race_rec *r;
+	unsigned int more;
+	char line[720];
+};
+
+struct race_pairs {
+	struct race_pair v[RACE_PAIRS];
+	unsigned int n;
+};
+
+static bool race_same_site(const struct race_rec *a, const struct race_rec *b)
+{
+	if (a->lane != b->lane)
+		return false;
+	if (!a->site.file || !b->site.file)
+		return a->seq == b->seq;
+	return a->site.line == b->site.line && !strcmp(a->site.file, b->site.file);
+}
+
+static void race_report_race(struct asc_race *race, struct race_pairs *p,
+			     const struct race_rec *r, int lane,
+			     const struct race_item *it,
+			     const struct asc_race_span *a)
+{
+	char line[720];
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (race_same_site(p->v[i].r, r)) {
+			p->v[i].more++;
+			return;
+		}
+	}
+	race_race_text(race, r, lane, it, a, line, sizeof(line));
+	if (p->n == RACE_PAIRS) {
+		race_find(race, ENOLCK, "%s", line);
+		return;
+	}
+	p->v[p->n].r = r;
+	p->v[p->n].more = 0;
+	snprintf(p->v[p->n].line, sizeof(p->v[p->n].line), "%s", line);
+	p->n++;
+}
+
+static void race_report_pairs(struct asc_race *race, const struct race_pairs *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->v[i].more)
+			race_find(race, ENOLCK, "%s, and %u more like it", p->v[i].line,
+				  p->v[i].more);
+		else
+			race_find(race, ENOLCK, "%s", p->v[i].line);
+	}
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
@@ -484,34 +583,68 @@ static int race_rec_order(const void *pa, const void *pb)
 	return a->range.key < b->range.key ? -1 : a->range.key > b->range.key;
 }
 
+/*
+ * Kept access @r happens before an access of @lane at clock @c: on
+ * another lane by the clocks; on the same lane only when it finished
+ * before (race_lane.fence), since a pipe is pipelined.  S and M keep
+ * their own order: the scalar's by the hardware, the cube's matmuls
+ * accumulate into L0C one after the other.
+ */
+static bool race_ordered(const struct asc_race *race, const struct race_rec *r,
+			 int lane, const struct race_clock *c)
+{
+	if (r->lane != lane)
+		return race_happens_before(r->lane, r->pos, c);
+	return lane == RACE_S || lane == RACE_M ||
+	       r->pos <= race->lane[lane].fence;
+}
+
 /* A work item runs at clock @c: check its accesses, then keep them. */
 static int race_run_work(struct asc_race *race, int lane, const struct race_item *it,
 		       const struct race_clock *c)
 {
 	const struct asc_race_span *a;
 	const struct race_rec *r;
+	struct race_pairs pairs;
 	size_t i, n;
 	unsigned int k;
 
+	pairs.n = 0;
 	for (k = 0; k < it->nacc; k++) {
 		a = &it->acc[k];
 		if (asc_ranges_overlap(&race->hist, a->lo, a->hi, &race->found))
 			return -1;
 		for (i = n = 0; i < race->found.len; i++) {
 			r = (const struct race_rec *)race->found.v[i];
-			if ((r->write || a->write) && r->lane != lane &&
-			    !race_happens_before(r->lane, r->pos, c))
+			if ((r->write || a->write) &&
+			    !race_ordered(race, r, lane, c))
 				race->found.v[n++] = race->found.v[i];
 		}
 		qsort(race->found.v, n, sizeof(race->found.v[0]), race_rec_order);
 		for (i = 0; i < n; i++)
-			race_report_race(race, (const struct race_rec *)race->found.v[i],
-				       lane, it, a);
+			race_report_race(race, &pairs,
+					 (const struct race_rec *)race->found.v[i],
+					 lane, it, a);
 	}
+	race_report_pairs(race, &pairs);
 	for (k = 0; k < it->nacc; k++)
 		if (race_keep(race, it, &it->acc[k], lane, c))
 			return -1;
 	return 0;
+}
+
+/* "released early (...), while ..." for a flag released early, or "". */
+static void race_early_text(const struct race_flag *f, char *buf, size_t len)
+{
+	char rel[128], set[128];
+
+	buf[0] = '\0';
+	if (!f->early)
+		return;
+	race_ref(rel, sizeof(rel), f->rel_seq, NULL, &f->rel_site);
+	race_ref(set, sizeof(set), f->rel_set, NULL, &f->rel_set_site);
+	snprintf(buf, len, "released early (%s), while its set (%s) had no wait issued",
+		 rel, set);
 }
 
 /* A set runs at clock @c: was the previous one waited for, before it? */
@@ -522,17 +655,23 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 	int dst = race_dst(it->event);
 	/* A wait on S is over before the scalar issues anything after it. */
 	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
-	char now[128], prev[128], wait[128];
+	bool unwaited = f->sets_run && f->waits_run < f->sets_run;
+	bool unordered = f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c);
+	char now[128], prev[128], wait[128], early[360];
 
-	race_ref(now, sizeof(now), it->seq, it->what, &it->site);
-	race_ref(prev, sizeof(prev), f->set_seq, NULL, &f->set_site);
-	race_ref(wait, sizeof(wait), f->wait_seq, NULL, &f->wait_site);
-	if (f->sets_run && f->waits_run < f->sets_run)
+	/* The names of the instructions are made for a finding only. */
+	if (unwaited || unordered) {
+		race_ref(now, sizeof(now), it->seq, it->what, &it->site);
+		race_ref(prev, sizeof(prev), f->set_seq, NULL, &f->set_site);
+		race_ref(wait, sizeof(wait), f->wait_seq, NULL, &f->wait_site);
+		race_early_text(f, early, sizeof(early));
+	}
+	if (unwaited)
 		race_find(race, EBUSY,
-			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: no wait for it is ordered before it",
+			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: no wait for it is ordered before it%s%s",
 			race_lane_name(lane), race_event_name(it->event), it->id,
-			now, prev);
-	else if (f->sets_run && !race_happens_before(dst_clock, f->wait_pos, c))
+			now, prev, early[0] ? "; the ID was " : "", early);
+	else if (unordered)
 		race_find(race, EBUSY,
 			"possible double set: %s sets %s id %d (%s) before its previous set (%s) was waited for: nothing orders %s's wait (%s) before it",
 			race_lane_name(lane), race_event_name(it->event), it->id,
@@ -561,6 +700,17 @@ static int race_run_set(struct asc_race *race, int lane, const struct race_item 
 }
 
 /*
+ * What another lane learnt of @lane (@o, the clock of a set's flag or of
+ * the scalar) was finished there: a set runs once everything before it
+ * on its lane has.  Only the lane's own clock counts in issue order.
+ */
+static void race_fence(struct race_lane *l, int lane, const struct race_clock *o)
+{
+	if (o->t[lane] > l->fence)
+		l->fence = o->t[lane];
+}
+
+/*
  * Run the first instruction of @lane if it can run.  Return: 1 when it
  * ran, 0 when it cannot, -1 with errno ENOMEM.
  */
@@ -575,6 +725,7 @@ static int race_step(struct asc_race *race, int lane)
 	if (!it)
 		return 0;
 	race_clock_join(&c, &it->issue);
+	race_fence(l, lane, &it->issue);
 	if (it->kind == RACE_SET || it->kind == RACE_WAIT) {
 		f = race_flag_get(race, it->event, it->id);
 		if (!f)
@@ -585,11 +736,13 @@ static int race_step(struct asc_race *race, int lane)
 		if (f->qlen)
 			return 0;
 		race_clock_join(&c, &f->wait_clock);
+		race_fence(l, lane, &f->wait_clock);
 	}
 	if (it->kind == RACE_WAIT) {
 		if (!f->qlen)
 			return 0;
 		race_clock_join(&c, &f->q[f->qhead].clock);
+		race_fence(l, lane, &f->q[f->qhead].clock);
 		/* What a flag brings back to S publishes its stores. */
 		if (lane == RACE_S && f->q[f->qhead].clock.t[RACE_S] > race->s_pub)
 			race->s_pub = f->q[f->qhead].clock.t[RACE_S];
@@ -618,6 +771,9 @@ static int race_step(struct asc_race *race, int lane)
 		f->wait_pos = it->pos;
 		f->wait_site = it->site;
 		f->wait_clock = c;
+		break;
+	case RACE_BARRIER:
+		l->fence = it->pos;
 		break;
 	case RACE_NOP:
 		break;
@@ -655,6 +811,45 @@ static const struct race_item *race_pending_wait(struct asc_race *race, int even
 		if (it->kind == RACE_WAIT && it->event == event && it->id == id)
 			return it;
 	return NULL;
+}
+
+/*
+ * For a wait of (@event, @id) no set uses: "; the nearest set of E is of
+ * id N (#K at x.c:L)", the set of @event with another ID issued last, run
+ * or not; "" when there is none.
+ */
+static void race_nearest_set(const struct asc_race *race, int event, int id,
+			     char *buf, size_t len)
+{
+	const struct race_item *it;
+	struct asc_race_site site = { 0 };
+	unsigned long seq = 0;
+	char ref[128];
+	int i, near = -1;
+
+	for (i = 0; race->flags[event] && i < ASC_EVENT_IDS_MAX; i++) {
+		const struct race_flag *f = &race->flags[event][i];
+
+		if (i != id && f->sets_run && f->set_seq > seq) {
+			seq = f->set_seq;
+			site = f->set_site;
+			near = i;
+		}
+	}
+	for (it = race->lane[race_src(event)].head; it; it = it->next) {
+		if (it->kind == RACE_SET && it->event == event && it->id != id &&
+		    it->seq > seq) {
+			seq = it->seq;
+			site = it->site;
+			near = it->id;
+		}
+	}
+	buf[0] = '\0';
+	if (near < 0)
+		return;
+	race_ref(ref, sizeof(ref), seq, NULL, &site);
+	snprintf(buf, len, "; the nearest set of %s is of id %d (%s)",
+		 race_event_name(event), near, ref);
 }
 
 /* The lane @lane's first instruction waits for: a set's, or a wait's. */
@@ -702,7 +897,7 @@ static int race_stuck_line(struct asc_race *race, int lane, const char *when)
 	const struct race_item *w = race->lane[lane].head;
 	const struct race_item *s = race_pending_set(race, w->event, w->id);
 	int src = race_src(w->event);
-	char why[320], rw[128], rs[128], rh[128];
+	char why[320], rw[128], rs[128], rh[128], near[200];
 
 	if (w->kind == RACE_SET)
 		return race_stuck_set(race, lane, when);
@@ -715,7 +910,8 @@ static int race_stuck_line(struct asc_race *race, int lane, const char *when)
 			 "its set (%s) is queued on %s behind %s's wait (%s)",
 			 rs, race_lane_name(src), race_lane_name(src), rh);
 	} else {
-		snprintf(why, sizeof(why), "no set of it was issued");
+		race_nearest_set(race, w->event, w->id, near, sizeof(near));
+		snprintf(why, sizeof(why), "no set of it was issued%s", near);
 	}
 	race_find(race, EDEADLK, "deadlock: %s%s%s waits forever for %s id %d (%s): %s",
 		when ? when : "", when ? ", " : "", race_lane_name(lane),
@@ -745,7 +941,7 @@ static void race_find_cycle(struct asc_race *race)
 	const struct race_item *w;
 	unsigned int seen;
 	int start, lane, src;
-	char text[640], rw[128];
+	char text[640], rw[128], near[200];
 	size_t len = 0;
 
 	for (start = 0; start < RACE_LANES; start++) {
@@ -769,13 +965,19 @@ cycle:
 		w = race->lane[lane].head;
 		src = race_blocker(race, lane);
 		race_ref(rw, sizeof(rw), w->seq, w->what, &w->site);
+		near[0] = '\0';
+		if (w->kind == RACE_WAIT && !race_pending_set(race, w->event, w->id))
+			race_nearest_set(race, w->event, w->id, near, sizeof(near));
 		len += snprintf(text + len, sizeof(text) - len,
 				w->kind == RACE_SET ?
-				"%s waits forever to set %s id %d (%s) until %s takes its previous set" :
-				"%s waits forever for %s id %d (%s), set by %s",
+				"%s waits forever to set %s id %d (%s) until %s takes its previous set%s" :
+				"%s waits forever for %s id %d (%s), set by %s%s",
 				len ? ", which" : race_lane_name(lane),
 				race_event_name(w->event), w->id, rw,
-				race_lane_name(src));
+				race_lane_name(src),
+				near[0] ? " (but no set of it was issued" : "");
+		if (near[0] && len < sizeof(text))
+			len += snprintf(text + len, sizeof(text) - len, "%s)", near);
 		if (len >= sizeof(text))
 			len = sizeof(text) - 1;
 		lane = src;
@@ -956,7 +1158,9 @@ int asc_race_flag_named(struct asc_race *race, bool set, unsigned long seq,
 int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 		      int event, int id, const char *what, bool after_wait)
 {
+	enum race_kind kind;
 	struct race_item *it;
+	struct race_flag *f;
 	int src, dst;
 
 	if (race->err)
@@ -967,9 +1171,30 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 
 	src = race_src(event);
 	dst = race_dst(event);
-	it = race_item_new(src == dst ? RACE_NOP : set ? RACE_SET : RACE_WAIT, seq, 0);
+	/* V_V's set is a barrier of V, its wait nothing; FIX_FIX's both are. */
+	if (src != dst)
+		kind = set ? RACE_SET : RACE_WAIT;
+	else if (set || src == race_lane_of(ASC_PIPE_FIX))
+		kind = RACE_BARRIER;
+	else
+		kind = RACE_NOP;
+	it = race_item_new(kind, seq, 0);
 	if (!it)
 		return -1;
+	if (src != dst) {
+		f = race_flag_get(race, event, id);
+		if (!f) {
+			race_item_free(it);
+			return race_fail(ENOMEM);
+		}
+		if (set) {
+			f->sets_issued++;
+			f->issued_set = seq;
+			f->issued_set_site = race->site;
+		} else if (++f->waits_issued >= f->sets_issued) {
+			f->early = false;
+		}
+	}
 	it->event = event;
 	it->id = id;
 	it->after_wait = after_wait && set;
@@ -1050,7 +1275,7 @@ int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 		lane = race_lane_of(pipe_id);
 		if (lane <= RACE_S)
 			return race_fail(EINVAL);
-		it = race_item_new(RACE_NOP, seq, 0);
+		it = race_item_new(RACE_BARRIER, seq, 0);
 		if (!it)
 			return -1;
 		return race_issue(race, lane, it);
@@ -1065,8 +1290,10 @@ int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 	all.t[RACE_S] = race->lane[RACE_S].done;
 	all.t[RACE_ISSUE] = race->lane[RACE_S].done;
 	race->s_pub = race->lane[RACE_S].done;
-	for (lane = 0; lane < RACE_LANES; lane++)
+	for (lane = 0; lane < RACE_LANES; lane++) {
 		race->lane[lane].clock = all;
+		race->lane[lane].fence = race->lane[lane].done;
+	}
 	return race->lane[RACE_S].done;
 }
 
@@ -1096,6 +1323,80 @@ int asc_race_leftovers(struct asc_race *race, const char *when)
 	return race->err ? race_fail(race->err) : 0;
 }
 
+void asc_race_release(struct asc_race *race, int event, int id, unsigned long seq)
+{
+	struct race_flag *f;
+
+	if (event < 0 || event >= ASC_HARD_EVENT_COUNT || id < 0 ||
+	    id >= ASC_EVENT_IDS_MAX || !race->flags[event])
+		return;
+	f = &race->flags[event][id];
+	if (f->sets_issued <= f->waits_issued)
+		return;
+	f->early = true;
+	f->rel_seq = seq;
+	f->rel_site = race->site;
+	f->rel_set = f->issued_set;
+	f->rel_set_site = f->issued_set_site;
+}
+
+bool asc_race_event_used(const struct asc_race *race, int event)
+{
+	const struct race_item *it;
+	int lane;
+
+	if (event < 0 || event >= ASC_HARD_EVENT_COUNT)
+		return false;
+	if (race->flags[event])
+		return true;
+	for (lane = 0; lane < RACE_LANES; lane++)
+		for (it = race->lane[lane].head; it; it = it->next)
+			if ((it->kind == RACE_SET || it->kind == RACE_WAIT) &&
+			    it->event == event)
+				return true;
+	return false;
+}
+
+/*
+ * The last wait of (@event, @id) is not ordered before a set issued now
+ * to @event's source: what that lane has run and what the scalar knows.
+ */
+static bool race_wait_unordered(const struct asc_race *race, int event,
+				const struct race_flag *f)
+{
+	int src = race_src(event), dst = race_dst(event);
+	int dst_clock = dst == RACE_S ? RACE_ISSUE : dst;
+	struct race_clock next = race->lane[src].clock;
+	struct race_clock issue = race->lane[RACE_S].clock;
+
+	if (!f->waits_run)
+		return false;
+	if (src != RACE_S)
+		issue.t[RACE_S] = race->s_pub;
+	race_clock_join(&next, &issue);
+	return !race_happens_before(dst_clock, f->wait_pos, &next);
+}
+
+bool asc_race_may_collide(const struct asc_race *race, int event, int id)
+{
+	const struct race_flag *f;
+	const struct race_item *it;
+	int lane;
+
+	if (event < 0 || event >= ASC_HARD_EVENT_COUNT || id < 0 ||
+	    id >= ASC_EVENT_IDS_MAX)
+		return false;
+	for (lane = 0; lane < RACE_LANES; lane++)
+		for (it = race->lane[lane].head; it; it = it->next)
+			if ((it->kind == RACE_SET || it->kind == RACE_WAIT) &&
+			    it->event == event && it->id == id)
+				return true;
+	if (!race->flags[event])
+		return false;
+	f = &race->flags[event][id];
+	return f->qlen || race_wait_unordered(race, event, f);
+}
+
 void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 {
 	const struct race_flag *f;
@@ -1115,6 +1416,20 @@ void asc_race_uses(struct asc_race *race, int event, struct asc_report *out)
 			asc_report_add(out, "in use: %s id %d: its flag, set by %s (%s), not waited for yet",
 				       race_event_name(event), id,
 				       race_lane_name(race_src(event)), ref);
+		}
+		if (f->early) {
+			char early[360];
+
+			race_early_text(f, early, sizeof(early));
+			asc_report_add(out, "in use: %s id %d: %s", race_event_name(event),
+				       id, early);
+		}
+		if (!f->qlen && race_wait_unordered(race, event, f)) {
+			race_ref(ref, sizeof(ref), f->wait_seq, NULL, &f->wait_site);
+			asc_report_add(out, "in use: %s id %d: its last wait, on %s (%s), is ordered before nothing %s issues next: a set of it could come first",
+				       race_event_name(event), id,
+				       race_lane_name(race_dst(event)), ref,
+				       race_lane_name(race_src(event)));
 		}
 	}
 	for (lane = 0; lane < RACE_LANES; lane++) {

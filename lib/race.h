@@ -126,7 +126,8 @@ int asc_race_lane(int pipe_id);
 /*
  * Issue a set (@set) or a wait of (@event, @id) as instruction @seq, to
  * the source pipe of @event for a set, its destination for a wait.  V_V
- * and FIX_FIX are barriers of their pipe (the wait of V_V is nothing).
+ * and FIX_FIX are barriers of their pipe (the wait of V_V is nothing):
+ * see asc_race_barrier().
  * A wait on S must end at once (EDEADLK when no issued set ever
  * satisfies it).  Return: its position on its pipe.
  */
@@ -146,7 +147,9 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 
 /*
  * pipe_barrier(@pipe_id) as instruction @seq: on one pipe other than S
- * it orders nothing more than the pipe's queue does; ASC_PIPE_ALL waits
+ * everything issued to it before finishes before anything after starts
+ * (without one, two overlapping accesses of V, MTE1, MTE2, MTE3 or FIX,
+ * one a write, are a missing sync); ASC_PIPE_ALL waits
  * for every pipe (EDEADLK when one never drains) and orders everything
  * before it before everything after.  Return: the position on its pipe,
  * S for ASC_PIPE_ALL.
@@ -176,8 +179,27 @@ int asc_race_drain(struct asc_race *race, const char *when);
 int asc_race_leftovers(struct asc_race *race, const char *when);
 
 /*
+ * Whether the detector has seen a set or wait of @event
+ * (asc_race_event_used()); whether a set of (@event, @id) issued now
+ * could come before the wait of a set already issued
+ * (asc_race_may_collide()): a set or wait of it not run yet, its flag
+ * still set, or its last wait not ordered before what @event's source
+ * pipe has run and the scalar knows.  Only the issue order decides.
+ */
+bool asc_race_event_used(const struct asc_race *race, int event);
+
+/*
+ * The kernel released (@event, @id) as instruction @seq: when a set of
+ * it has no wait issued yet, the release was early, and a later double
+ * set or collision of the ID names it.
+ */
+void asc_race_release(struct asc_race *race, int event, int id, unsigned long seq);
+bool asc_race_may_collide(const struct asc_race *race, int event, int id);
+
+/*
  * Add a line to the report for every live use of @event: a set issued or
- * whose flag is still set, a wait issued and not yet ended.  For a report
+ * whose flag is still set, a wait issued and not yet ended, a last wait
+ * not ordered before the next set (asc_race_may_collide()).  For a report
  * of the caller's; no error.
  */
 void asc_race_uses(struct asc_race *race, int event, struct asc_report *out);

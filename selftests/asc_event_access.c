@@ -838,7 +838,7 @@ TEST_F(poison, input_only_ioctls)
  *	%ASC_EVENT_PIPE_NONE to stay unbound.
  */
 struct arena_waiter {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	struct arena a;
 	void *arg;
 	int pipe;

@@ -17,8 +17,7 @@
  *
  * The tests skip where userfaultfd write-protection is not available.
  */
-#include "asc_event_pipes.h"
-#include "asc_test_uffd.h"
+#include "asc_event_test.h"
 
 /* Set by MTE2, waited for by V: no thread is bound in these tests. */
 #define EV	ASC_EVENT_MTE2_V

@@ -21,12 +21,12 @@
  * mode off the same calls go through; a double set and the release of a
  * free ID stay errors in both modes.
  *
- * Worker threads (asc_test_worker.h) speak for the pipes; the main thread
+ * Worker threads (asc_test_threads.h) speak for the pipes; the main thread
  * never binds (unless a test says so); it checks the state with waits
  * (which an unbound thread may always issue) and sets the flags of the
  * pipes nobody owns.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 /* Set by MTE2, waited for by V. */
 #define EV	ASC_EVENT_MTE2_V
@@ -230,7 +230,7 @@ TEST_F(checked, set_mode_refuses_unknown_bits)
 TEST_F(checked, bind_seven_pipes_from_seven_threads)
 {
 	struct asc_worker *extra = &self->w[ASC_NR_PIPES];
-	long long busy = asc_stat_read("err_busy_pipe");
+	long long busy = asc_test_stat_read("err_busy_pipe");
 	int i;
 
 	for (i = 0; i < ASC_NR_PIPES; i++) {
@@ -243,7 +243,7 @@ TEST_F(checked, bind_seven_pipes_from_seven_threads)
 		ASSERT_EQ(-EBUSY, asc_bind(self->fd, asc_pipe_at(i)));
 	}
 	if (busy >= 0) {
-		ASSERT_EQ(busy + 2 * ASC_NR_PIPES, asc_stat_read("err_busy_pipe"));
+		ASSERT_EQ(busy + 2 * ASC_NR_PIPES, asc_test_stat_read("err_busy_pipe"));
 	}
 	for (i = 0; i < ASC_NR_PIPES; i++)
 		assert_role(_metadata, self->fd, &self->w[i], asc_pipe_at(i), 0);
@@ -256,7 +256,7 @@ TEST_F(checked, bad_pipes_einval)
 {
 	static const int bad[] = { 6, 7, 8, 9, 11, 12, 100, -2, -7, INT_MIN, INT_MAX, 0x10001 };
 	static const __u32 flags[] = { 1, 2, 1U << 31, ~0U };
-	long long inval = asc_stat_read("err_invalid");
+	long long inval = asc_test_stat_read("err_invalid");
 	unsigned int i;
 
 	ASSERT_EQ(0, W_BIND(&self->w[0], ASC_EVENT_PIPE_V));
@@ -270,7 +270,7 @@ TEST_F(checked, bad_pipes_einval)
 	}
 	if (inval >= 0) {
 		ASSERT_EQ(inval + 2 * (long long)ARRAY_SIZE(bad) + 2 * (long long)ARRAY_SIZE(flags),
-			  asc_stat_read("err_invalid"));
+			  asc_test_stat_read("err_invalid"));
 	}
 	/* Nothing changed: w0 is V, w1 and the main thread are unbound, MTE2 is free. */
 	assert_role(_metadata, self->fd, &self->w[0], ASC_EVENT_PIPE_V, 0);
@@ -525,7 +525,7 @@ TEST_F(checked, bindings_per_tpipe_and_thread)
 TEST_F(checked, roles_every_event_every_pipe)
 {
 	struct asc_worker *w = &self->w[0];
-	long long wrong = asc_stat_read("err_wrong_pipe");
+	long long wrong = asc_test_stat_read("err_wrong_pipe");
 	int id[ASC_NR_EVENTS], p, e, pipe, ret, exp, nperm = 0;
 
 	for (e = 0; e < ASC_NR_EVENTS; e++) {
@@ -570,7 +570,7 @@ TEST_F(checked, roles_every_event_every_pipe)
 	/* Each HardEvent has one source and one destination pipe (both V for V_V). */
 	ASSERT_EQ(ASC_NR_EVENTS * 2 * (ASC_NR_PIPES - 1), nperm);
 	if (wrong >= 0) {
-		ASSERT_EQ(wrong + nperm, asc_stat_read("err_wrong_pipe"));
+		ASSERT_EQ(wrong + nperm, asc_test_stat_read("err_wrong_pipe"));
 	}
 	for (e = 0; e < ASC_NR_EVENTS; e++) {
 		ASSERT_EQ(0, asc_release(self->fd, e, id[e]));
@@ -627,7 +627,7 @@ TEST_F(checked, unbound_threads_not_role_checked)
 TEST_F(checked, handwritten_ids_enoent)
 {
 	struct asc_worker *src = &self->w[0], *dst = &self->w[1];
-	long long noent = asc_stat_read("err_not_allocated");
+	long long noent = asc_test_stat_read("err_not_allocated");
 	int i, n = 0;
 
 	ASSERT_EQ(0, W_BIND(src, ASC_EVENT_PIPE_MTE2));
@@ -643,7 +643,7 @@ TEST_F(checked, handwritten_ids_enoent)
 		n += 5;
 	}
 	if (noent >= 0) {
-		ASSERT_EQ(noent + n, asc_stat_read("err_not_allocated"));
+		ASSERT_EQ(noent + n, asc_test_stat_read("err_not_allocated"));
 	}
 	/*
 	 * Nothing was set by the refused sets: a past wait (unchecked) would say
@@ -937,8 +937,8 @@ TEST_F(checked, refused_wait_keeps_flag_across_modes)
 
 TEST_F(checked, double_set_and_free_release_in_both_modes)
 {
-	long long dbl = asc_stat_read("err_double_set");
-	long long noent = asc_stat_read("err_not_allocated");
+	long long dbl = asc_test_stat_read("err_double_set");
+	long long noent = asc_test_stat_read("err_not_allocated");
 	int m, id;
 
 	for (m = 0; m < 2; m++) {
@@ -955,16 +955,16 @@ TEST_F(checked, double_set_and_free_release_in_both_modes)
 		ASSERT_RESET(self->fd, 0, 0);
 	}
 	if (dbl >= 0) {
-		ASSERT_EQ(dbl + 2, asc_stat_read("err_double_set"));
-		ASSERT_EQ(noent + 4, asc_stat_read("err_not_allocated"));
+		ASSERT_EQ(dbl + 2, asc_test_stat_read("err_double_set"));
+		ASSERT_EQ(noent + 4, asc_test_stat_read("err_not_allocated"));
 	}
 }
 
 TEST_F(checked, mode_off_lets_the_same_calls_through)
 {
 	struct asc_worker *w = &self->w[0];
-	long long wrong = asc_stat_read("err_wrong_pipe");
-	long long noent = asc_stat_read("err_not_allocated");
+	long long wrong = asc_test_stat_read("err_wrong_pipe");
+	long long noent = asc_test_stat_read("err_not_allocated");
 	int p, e, hand = self->ids - 1;
 
 	ASSERT_EQ(0, asc_set_mode(self->fd, 0));
@@ -984,8 +984,8 @@ TEST_F(checked, mode_off_lets_the_same_calls_through)
 		}
 	}
 	if (wrong >= 0) {
-		ASSERT_EQ(wrong, asc_stat_read("err_wrong_pipe"));
-		ASSERT_EQ(noent, asc_stat_read("err_not_allocated"));
+		ASSERT_EQ(wrong, asc_test_stat_read("err_wrong_pipe"));
+		ASSERT_EQ(noent, asc_test_stat_read("err_not_allocated"));
 	}
 	/* Bound to V: back in checked mode the same calls are refused. */
 	ASSERT_EQ(-EBUSY, asc_set_mode(self->fd, STRICT));

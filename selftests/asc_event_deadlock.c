@@ -20,11 +20,11 @@
  * leads into a cycle stays blocked: the cycle's threads come back from
  * -EDEADLK and may still set its flag.  After -EDEADLK the TPipe works on.
  *
- * One worker thread per pipe (asc_test_worker.h), bound as a test needs;
+ * One worker thread per pipe (asc_test_threads.h), bound as a test needs;
  * the main thread stays unbound.  Every test reads the counters and the
  * kernel log from its start on.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #include <sched.h>
 
@@ -526,7 +526,7 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 	struct asc_worker *v = worker(self, ASC_EVENT_PIPE_V);
 	struct asc_worker *m3 = worker(self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *fix = worker(self, ASC_EVENT_PIPE_FIX);
-	long long canceled = asc_stat_read("err_canceled");
+	long long canceled = asc_test_stat_read("err_canceled");
 
 	asc_kmsg_settle(REPORT_HEAD, 1);
 	/* The mode is chosen before the pipes are manned. */
@@ -547,7 +547,7 @@ TEST_F(deadlock, checked_mode_off_no_detection)
 	ended(_metadata, v, -ECANCELED);
 	ended(_metadata, m3, -ECANCELED);
 	ended(_metadata, fix, -ECANCELED);
-	ASSERT_EQ(canceled + 3, asc_stat_read("err_canceled"));
+	ASSERT_EQ(canceled + 3, asc_test_stat_read("err_canceled"));
 
 	/* Back on, once no pipe is manned. */
 	ASSERT_EQ(0, W_BIND(v, ASC_EVENT_PIPE_NONE));
@@ -576,7 +576,7 @@ TEST_F(deadlock, owned_pipes_set_only_by_their_thread)
 	struct asc_worker *m3 = bind_pipe(_metadata, self, ASC_EVENT_PIPE_MTE3);
 	struct asc_worker *fix = bind_pipe(_metadata, self, ASC_EVENT_PIPE_FIX);
 	struct asc_worker *u = &self->w[UNBOUND];
-	long long wrong = asc_stat_read("err_wrong_pipe");
+	long long wrong = asc_test_stat_read("err_wrong_pipe");
 	const int ev[4] = {
 		ASC_EVENT_S_V, ASC_EVENT_FIX_FIX, ASC_EVENT_MTE3_V, ASC_EVENT_V_MTE3,
 	};
@@ -593,7 +593,7 @@ TEST_F(deadlock, owned_pipes_set_only_by_their_thread)
 	ASSERT_EQ(-EPERM, W_SET(u, ASC_EVENT_MTE3_V, 0));
 	ASSERT_EQ(-EINVAL, asc_set(self->fd, ASC_EVENT_S_V, self->ids));
 	if (wrong >= 0) {
-		ASSERT_EQ(wrong + 4, asc_stat_read("err_wrong_pipe"));
+		ASSERT_EQ(wrong + 4, asc_test_stat_read("err_wrong_pipe"));
 	}
 	deadlocks_now(_metadata, fix, ASC_EVENT_FIX_FIX, 0);
 	expect_deadlocks(_metadata, self, 1, 1);

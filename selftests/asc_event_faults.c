@@ -93,8 +93,8 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_test_dev.h"
-#include "asc_test_options.h"
+#include "asc_test_device.h"
+#include "asc_test_util.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define FAIL_NTH	"/proc/thread-self/fail-nth"

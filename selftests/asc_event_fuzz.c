@@ -79,9 +79,8 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_test_dev.h"
-#include "asc_test_events.h"
-#include "asc_test_options.h"
+#include "asc_test_device.h"
+#include "asc_test_util.h"
 
 #define DEFAULT_SEED	0xa5e7f022u
 #define DEFAULT_COUNT	1000000UL
@@ -270,6 +269,7 @@ struct fuzzer {
  * @writable: the kernel can write @size bytes at @arg.
  * @checked: @arg is in the valid buffer, so the memory can be checked.
  * @before_ns: CLOCK_MONOTONIC ns just before the ioctl.
+ * @after_ns: CLOCK_MONOTONIC ns just after it.
  */
 struct op {
 	int fd;
@@ -283,6 +283,7 @@ struct op {
 	unsigned char in[32];
 	bool readable, writable, checked;
 	uint64_t before_ns;
+	uint64_t after_ns;
 };
 
 static unsigned int event_ids;
@@ -1092,7 +1093,7 @@ static void check_issue(struct fuzzer *f, struct op *op, int err)
  * a ticket that is not the oldest of a pipe; the caller must be bound to
  * the ticket's pipe (EPERM); then a set's or a wait's results.
  */
-static void check_execute(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+static void check_execute(struct fuzzer *f, struct op *op, int err)
 {
 	struct asc_event_execute ex;
 	bool forever;
@@ -1110,9 +1111,9 @@ static void check_execute(struct fuzzer *f, struct op *op, int err, uint64_t aft
 	}
 	if (err == ETIMEDOUT && forever)
 		report(f, op, err, "an EXECUTE with deadline forever timed out");
-	if (err == ETIMEDOUT && ex.deadline <= INT64_MAX && after_ns < ex.deadline)
+	if (err == ETIMEDOUT && ex.deadline <= INT64_MAX && op->after_ns < ex.deadline)
 		report(f, op, err, "timed out %llu ns before the deadline",
-		       (unsigned long long)(ex.deadline - after_ns));
+		       (unsigned long long)(ex.deadline - op->after_ns));
 	if (op->checked && !guards_intact(op, 0))
 		report(f, op, err, "EXECUTE wrote to its argument");
 }
@@ -1161,7 +1162,7 @@ static void keep_launch(struct fuzzer *f, int fd)
  * writes a close-on-exec descriptor and nothing else; the others write
  * nothing.
  */
-static void check_launch_cmd(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+static void check_launch_cmd(struct fuzzer *f, struct op *op, int err)
 {
 	struct asc_event_launch la;
 	struct asc_event_join jo;
@@ -1227,9 +1228,9 @@ static void check_launch_cmd(struct fuzzer *f, struct op *op, int err, uint64_t 
 	}
 	if (err == ETIMEDOUT && forever)
 		report(f, op, err, "a wait with deadline forever timed out");
-	if (err == ETIMEDOUT && deadline <= INT64_MAX && after_ns < deadline)
+	if (err == ETIMEDOUT && deadline <= INT64_MAX && op->after_ns < deadline)
 		report(f, op, err, "timed out %llu ns before the deadline",
-		       (unsigned long long)(deadline - after_ns));
+		       (unsigned long long)(deadline - op->after_ns));
 	if (op->kind == CMD_LAUNCH && !err) {
 		memcpy(&la, op->arg, sizeof(la));
 		if (la.fd < 0 || !(fcntl(la.fd, F_GETFD) & FD_CLOEXEC))
@@ -1245,259 +1246,339 @@ static void check_launch_cmd(struct fuzzer *f, struct op *op, int err, uint64_t 
 		report(f, op, err, "%s wrote to its argument", cmd_names[op->kind]);
 }
 
-/*
- * Check one ioctl's result @err (0 or an errno) against the rules and, for
- * the private open, against the model, which it then updates.
- */
-static void check(struct fuzzer *f, struct op *op, int err, uint64_t after_ns)
+/* An unknown command: ENOTTY, and the argument untouched. */
+static void check_bogus(struct fuzzer *f, struct op *op, int err)
 {
-	struct model *m = &f->model;
-	struct asc_event_ref ref = { 0 };
-	struct asc_event_wait wait = { 0 };
-	struct asc_event_reset reset = { 0 };
+	if (err != ENOTTY)
+		report(f, op, err, "an unknown ioctl must fail with ENOTTY");
+	else if (op->checked && !guards_intact(op, 0))
+		report(f, op, err, "an unknown ioctl wrote to its argument");
+}
+
+/* INFO: the device's constants, written and nothing past them. */
+static void check_info(struct fuzzer *f, struct op *op, int err)
+{
 	struct asc_event_info info;
-	bool bad_fields = false, ids_ok, bound, forever;
-	uint32_t event = 0, id = 0, low = 0;
-	int want = -1;		/* the one errno the model calls for, if any */
 
-	if (op->kind == CMD_BOGUS) {
-		if (err != ENOTTY)
-			report(f, op, err, "an unknown ioctl must fail with ENOTTY");
-		else if (op->checked && !guards_intact(op, 0))
-			report(f, op, err, "an unknown ioctl wrote to its argument");
-		return;
-	}
-
-	if (op->kind == CMD_INFO) {
-		if (!op->writable) {
-			if (err != EFAULT)
-				report(f, op, err, "INFO to an unwritable pointer must be EFAULT");
-			return;
-		}
-		if (err) {
-			report(f, op, err, "INFO must succeed");
-			return;
-		}
-		memcpy(&info, op->arg, sizeof(info));
-		if (info.abi_version != ASC_EVENT_ABI_VERSION ||
-		    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
-		    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-						   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-						   ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND))
-			report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
-			       info.nr_events, info.event_ids, info.pad,
-			       (unsigned long long)info.features);
-		else if (op->checked && !guards_intact(op, sizeof(info)))
-			report(f, op, err, "INFO wrote outside its struct");
-		return;
-	}
-
-	if (op->kind == CMD_GET_MODE) {
-		check_get_mode(f, op, err);
-		return;
-	}
-	if (op->kind == CMD_CORE_INFO) {
-		check_core_info(f, op, err);
-		return;
-	}
-
-	/* Every other command reads its struct first. */
-	if (!op->readable) {
+	if (!op->writable) {
 		if (err != EFAULT)
-			report(f, op, err, "an unreadable argument must be EFAULT");
+			report(f, op, err, "INFO to an unwritable pointer must be EFAULT");
 		return;
 	}
+	if (err) {
+		report(f, op, err, "INFO must succeed");
+		return;
+	}
+	memcpy(&info, op->arg, sizeof(info));
+	if (info.abi_version != ASC_EVENT_ABI_VERSION ||
+	    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
+	    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
+					   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
+					   ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND))
+		report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
+		       info.nr_events, info.event_ids, info.pad,
+		       (unsigned long long)info.features);
+	else if (op->checked && !guards_intact(op, sizeof(info)))
+		report(f, op, err, "INFO wrote outside its struct");
+}
 
-	if (op->kind == CMD_BIND || op->kind == CMD_SET_MODE) {
-		check_bind_or_mode(f, op, err);
-		return;
-	}
-	if (op->kind == CMD_ISSUE) {
-		check_issue(f, op, err);
-		return;
-	}
-	if (op->kind == CMD_EXECUTE) {
-		check_execute(f, op, err, after_ns);
-		return;
-	}
-	if (op->kind >= CMD_LAUNCH && op->kind <= CMD_SYNC_ALL) {
-		check_launch_cmd(f, op, err, after_ns);
-		return;
-	}
+/**
+ * struct ref_args - what ALLOC_ID, FETCH_ID, RELEASE_ID, SET_FLAG,
+ * WAIT_FLAG and RESET read, once their fields are valid.
+ * @event: the HardEvent (not RESET).
+ * @id: the ID (an output of ALLOC_ID and FETCH_ID).
+ * @bound: whether the thread is (private open) or may be (shared) bound.
+ * @wait: WAIT_FLAG's argument.
+ */
+struct ref_args {
+	uint32_t event, id;
+	bool bound;
+	struct asc_event_wait wait;
+};
 
+/*
+ * Read @op's fields into @a.  Return: false, with the check of EINVAL
+ * done, when a field is bad.
+ */
+static bool ref_fields(struct fuzzer *f, struct op *op, int err, struct ref_args *a)
+{
+	struct asc_event_ref ref = { 0 };
+	struct asc_event_reset reset = { 0 };
+	bool bad, ids_ok;
+
+	memset(a, 0, sizeof(*a));
 	if (op->kind == CMD_WAIT) {
-		memcpy(&wait, op->in, sizeof(wait));
-		event = wait.event;
-		id = wait.id;
-		bad_fields = wait.flags || wait.pad;
+		memcpy(&a->wait, op->in, sizeof(a->wait));
+		a->event = a->wait.event;
+		a->id = a->wait.id;
+		bad = a->wait.flags || a->wait.pad;
 	} else if (op->kind == CMD_RESET) {
 		memcpy(&reset, op->in, sizeof(reset));
-		bad_fields = reset.flags || reset.pad;
+		bad = reset.flags || reset.pad;
 	} else {
 		memcpy(&ref, op->in, sizeof(ref));
-		event = ref.event;
-		id = ref.id;
-		bad_fields = ref.flags || ref.pad;
+		a->event = ref.event;
+		a->id = ref.id;
+		bad = ref.flags || ref.pad;
 	}
-	ids_ok = event < NR_EVENTS && id < event_ids;
+	ids_ok = a->event < NR_EVENTS && a->id < event_ids;
 	if (op->kind == CMD_ALLOC || op->kind == CMD_FETCH)
-		ids_ok = event < NR_EVENTS;	/* id is an output */
+		ids_ok = a->event < NR_EVENTS;	/* id is an output */
 	if (op->kind != CMD_RESET && !ids_ok)
-		bad_fields = true;
-
-	if (bad_fields) {
+		bad = true;
+	if (bad) {
 		if (err != EINVAL)
 			report(f, op, err, "a bad field must be EINVAL");
 		else if (op->checked && !guards_intact(op, 0))
 			report(f, op, err, "EINVAL wrote to the argument");
+		return false;
+	}
+	a->bound = op->priv ? f->model.bound != ASC_EVENT_PIPE_NONE :
+			      f->maybe_bound[op->shared];
+	return true;
+}
+
+/*
+ * ALLOC_ID and FETCH_ID: the lowest free ID, ENOSPC, EADDRINUSE for an ID
+ * hand-written code uses (checked mode), EFAULT when the ID cannot be
+ * written back.  Return: whether the argument must be as it was.
+ */
+static bool check_alloc_or_fetch(struct fuzzer *f, struct op *op, int err,
+				 const struct ref_args *a)
+{
+	struct model *m = &f->model;
+	struct asc_event_ref ref;
+	uint32_t event = a->event, low = 0;
+	int want = -1;
+
+	if (op->priv) {
+		low = lowest_free(m, event);
+		want = low == UINT32_MAX ? ENOSPC :
+		       m->mode == ASC_EVENT_MODE_CHECKED &&
+		       (m->handset[event] & (1ULL << low)) ? EADDRINUSE :
+		       op->writable ? 0 : EFAULT;
+	} else if (!ERR_IN(err, 0, ENOSPC, EFAULT, EADDRINUSE) ||
+		   (err == EFAULT && op->writable) ||
+		   (err == 0 && !op->writable)) {
+		report(f, op, err, "not a result of %s", cmd_names[op->kind]);
+		return false;
+	}
+	if (want >= 0 && err != want) {
+		report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
+		return false;
+	}
+	if (op->priv && op->kind == CMD_FETCH && err == EFAULT)
+		m->efault_fetch[event] = (int)low;
+	if (err)
+		return true;
+	memcpy(&ref, op->arg, sizeof(ref));
+	if (ref.id >= event_ids || (op->priv && ref.id != low))
+		report(f, op, err, "returned id %u, lowest free is %u", ref.id,
+		       op->priv ? low : 0);
+	else if (op->checked && (!guards_intact(op, 8) || memcmp(op->arg, op->in, 4)))
+		report(f, op, err, "wrote more than the id");
+	if (op->priv && op->kind == CMD_ALLOC)
+		m->pool[event] |= 1ULL << ref.id;
+	if (op->priv && op->kind == CMD_FETCH) {
+		m->fetched[event] = (int)ref.id;
+		m->efault_fetch[event] = -1;
+	}
+	return false;
+}
+
+/* RELEASE_ID: success for an allocated ID, else ENOENT. */
+static bool check_release(struct fuzzer *f, struct op *op, int err,
+			  const struct ref_args *a)
+{
+	struct model *m = &f->model;
+	int want = -1;
+
+	if (op->priv)
+		want = m->pool[a->event] & (1ULL << a->id) ? 0 : ENOENT;
+	else if (!ERR_IN(err, 0, ENOENT))
+		report(f, op, err, "not a result of RELEASE_ID");
+	if (want >= 0 && err != want)
+		report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
+	if (op->priv && !err)
+		m->pool[a->event] &= ~(1ULL << a->id);
+	return true;
+}
+
+/* SET_FLAG: EBUSY for a flag already set, the model's errors of the ID. */
+static bool check_set(struct fuzzer *f, struct op *op, int err, const struct ref_args *a)
+{
+	struct model *m = &f->model;
+	uint32_t event = a->event, id = a->id;
+	int want = -1;
+
+	if (op->priv) {
+		check_efault_fetch(f, op, err, event, id, true);
+		want = model_use(m, event, id, true);
+		if (!want)
+			want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
+	} else if (!ERR_IN(err, 0, EBUSY, ENOENT, EPERM)) {
+		/* EPERM: bound elsewhere, or another thread owns the pipe. */
+		report(f, op, err, "not a result of SET_FLAG");
+	}
+	if (want >= 0 && err != want)
+		report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
+	if (op->priv && !err) {
+		m->flags[event] |= 1ULL << id;
+		if ((m->mode & ASC_EVENT_MODE_CHECKED) && !(m->pool[event] & (1ULL << id)) &&
+		    m->fetched[event] != (int)id)
+			m->handset[event] |= 1ULL << id;
+	}
+	return true;
+}
+
+/*
+ * WAIT_FLAG: the errors a wait may end with, its deadline kept, and on
+ * the private open the model's flag taken or EDEADLK for a pipe waiting
+ * forever for itself.
+ */
+static bool check_wait(struct fuzzer *f, struct op *op, int err, const struct ref_args *a)
+{
+	const struct asc_event_wait *wait = &a->wait;
+	struct model *m = &f->model;
+	uint32_t event = a->event, id = a->id;
+	bool forever = wait->deadline == ASC_EVENT_WAIT_FOREVER, bound = a->bound;
+	int want;
+
+	if (wait->deadline < op->before_ns) {
+		/* already past: a test that never sleeps */
+		if (!ERR_IN(err, 0, ETIMEDOUT, ENOENT) && !(bound && err == EPERM))
+			report(f, op, err, "not a result of a wait with a past deadline");
+	} else if (!ERR_IN(err, 0, ETIMEDOUT, ECANCELED, EINTR, ENOENT) &&
+		   !(bound && (err == EPERM || (err == EDEADLK && forever)))) {
+		report(f, op, err, "not a result of WAIT_FLAG%s",
+		       err == EDEADLK ? " (EDEADLK: not bound or not forever)" :
+		       err == EPERM ? " (EPERM: not bound)" : "");
+	}
+	if (err == ETIMEDOUT && forever)
+		report(f, op, err, "a wait with deadline forever timed out");
+	if (err == ETIMEDOUT && wait->deadline <= INT64_MAX && op->after_ns < wait->deadline)
+		report(f, op, err, "timed out %llu ns before the deadline",
+		       (unsigned long long)(wait->deadline - op->after_ns));
+	if (!op->priv)
+		return true;
+	check_efault_fetch(f, op, err, event, id, false);
+	want = model_use(m, event, id, false);
+	if (want) {
+		if (err != want)
+			report(f, op, err, "model: expected %s", strerror(want));
+	} else if (m->flags[event] & (1ULL << id)) {
+		if (err)
+			report(f, op, err, "model: the flag was set");
+		m->flags[event] &= ~(1ULL << id);
+		m->handset[event] &= ~(1ULL << id);
+	} else if (forever && (m->mode & ASC_EVENT_MODE_CHECKED) && bound &&
+		   asc_event_src(event) == m->bound) {
+		/* V on V_V, FIX on FIX_FIX: it waits for itself. */
+		if (err != EDEADLK)
+			report(f, op, err, "model: a pipe waiting forever for itself must be EDEADLK");
+	} else if (!ERR_IN(err, ETIMEDOUT, EINTR)) {
+		report(f, op, err, "model: the flag was clear");
+	}
+	return true;
+}
+
+/* RESET: the counts of what it dropped, the model's on the private open. */
+static bool check_reset(struct fuzzer *f, struct op *op, int err, const struct ref_args *a)
+{
+	struct model *m = &f->model;
+	struct asc_event_reset reset;
+	unsigned int held = 0, pending = 0, e;
+
+	(void)a;
+	if (err != (op->writable ? 0 : EFAULT)) {
+		report(f, op, err, "RESET must give %s", op->writable ? "success" : "EFAULT");
+		return false;
+	}
+	/* A RESET that cannot write its counts back changes nothing. */
+	if (op->priv && !err) {
+		for (e = 0; e < NR_EVENTS; e++) {
+			held += __builtin_popcountll(m->pool[e]);
+			pending += __builtin_popcountll(m->flags[e]);
+			m->fetched[e] = m->efault_fetch[e] = -1;
+		}
+		memset(m->pool, 0, sizeof(m->pool));
+		memset(m->flags, 0, sizeof(m->flags));
+		memset(m->handset, 0, sizeof(m->handset));
+		memcpy(&reset, op->arg, sizeof(reset));
+		if (reset.ids_held != held || reset.flags_pending != pending)
+			report(f, op, err, "model: reset found %u/%u, expected %u/%u",
+			       reset.ids_held, reset.flags_pending, held, pending);
+	}
+	if (!err && op->checked) {
+		memcpy(&reset, op->arg, sizeof(reset));
+		if (reset.ids_held > NR_EVENTS * event_ids ||
+		    reset.flags_pending > NR_EVENTS * event_ids || !guards_intact(op, 16) ||
+		    memcmp(op->arg, op->in, 8))
+			report(f, op, err, "RESET wrote %u/%u or outside its counts",
+			       reset.ids_held, reset.flags_pending);
+	}
+	return false;
+}
+
+/**
+ * struct cmd_check - how the result of one kind of command is checked.
+ * @whole: checks everything of the command; or
+ * @use: checks a command of struct ref_args, once its fields are valid,
+ *	and returns whether the argument must be as it was;
+ * @reads: the command reads its struct first, so an unreadable one is
+ *	EFAULT before anything else.
+ */
+struct cmd_check {
+	void (*whole)(struct fuzzer *f, struct op *op, int err);
+	bool (*use)(struct fuzzer *f, struct op *op, int err, const struct ref_args *a);
+	bool reads;
+};
+
+static const struct cmd_check cmd_checks[CMD_KINDS] = {
+	[CMD_INFO]	 = { .whole = check_info },
+	[CMD_ALLOC]	 = { .use = check_alloc_or_fetch, .reads = true },
+	[CMD_FETCH]	 = { .use = check_alloc_or_fetch, .reads = true },
+	[CMD_RELEASE]	 = { .use = check_release, .reads = true },
+	[CMD_SET]	 = { .use = check_set, .reads = true },
+	[CMD_WAIT]	 = { .use = check_wait, .reads = true },
+	[CMD_RESET]	 = { .use = check_reset, .reads = true },
+	[CMD_BIND]	 = { .whole = check_bind_or_mode, .reads = true },
+	[CMD_GET_MODE]	 = { .whole = check_get_mode },
+	[CMD_SET_MODE]	 = { .whole = check_bind_or_mode, .reads = true },
+	[CMD_ISSUE]	 = { .whole = check_issue, .reads = true },
+	[CMD_EXECUTE]	 = { .whole = check_execute, .reads = true },
+	[CMD_LAUNCH]	 = { .whole = check_launch_cmd, .reads = true },
+	[CMD_JOIN]	 = { .whole = check_launch_cmd, .reads = true },
+	[CMD_CORE_INFO]	 = { .whole = check_core_info },
+	[CMD_CROSS_SET]	 = { .whole = check_launch_cmd, .reads = true },
+	[CMD_CROSS_WAIT] = { .whole = check_launch_cmd, .reads = true },
+	[CMD_SYNC_ALL]	 = { .whole = check_launch_cmd, .reads = true },
+	[CMD_BOGUS]	 = { .whole = check_bogus },
+};
+
+/*
+ * Check one ioctl's result @err (0 or an errno) against the rules and, for
+ * the private open, against the model, which it then updates: the entry
+ * of cmd_checks[] for its kind.
+ */
+static void check(struct fuzzer *f, struct op *op, int err)
+{
+	const struct cmd_check *c = &cmd_checks[op->kind];
+	struct ref_args a;
+
+	if (c->reads && !op->readable) {
+		if (err != EFAULT)
+			report(f, op, err, "an unreadable argument must be EFAULT");
 		return;
 	}
-
-	/* Whether the thread is (private) or may be (shared) bound to a pipe. */
-	bound = op->priv ? m->bound != ASC_EVENT_PIPE_NONE : f->maybe_bound[op->shared];
-
-	switch (op->kind) {
-	case CMD_ALLOC:
-	case CMD_FETCH:
-		if (op->priv) {
-			low = lowest_free(m, event);
-			want = low == UINT32_MAX ? ENOSPC :
-			       m->mode == ASC_EVENT_MODE_CHECKED &&
-			       (m->handset[event] & (1ULL << low)) ? EADDRINUSE :
-			       op->writable ? 0 : EFAULT;
-		} else if (!ERR_IN(err, 0, ENOSPC, EFAULT, EADDRINUSE) ||
-			   (err == EFAULT && op->writable) ||
-			   (err == 0 && !op->writable)) {
-			report(f, op, err, "not a result of %s", cmd_names[op->kind]);
-			return;
-		}
-		if (want >= 0 && err != want) {
-			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-			return;
-		}
-		if (op->priv && op->kind == CMD_FETCH && err == EFAULT)
-			m->efault_fetch[event] = (int)low;
-		if (!err) {
-			memcpy(&ref, op->arg, sizeof(ref));
-			if (ref.id >= event_ids || (op->priv && ref.id != low))
-				report(f, op, err, "returned id %u, lowest free is %u", ref.id,
-				       op->priv ? low : 0);
-			else if (op->checked && (!guards_intact(op, 8) ||
-						 memcmp(op->arg, op->in, 4)))
-				report(f, op, err, "wrote more than the id");
-			if (op->priv && op->kind == CMD_ALLOC)
-				m->pool[event] |= 1ULL << ref.id;
-			if (op->priv && op->kind == CMD_FETCH) {
-				m->fetched[event] = (int)ref.id;
-				m->efault_fetch[event] = -1;
-			}
-			return;
-		}
-		break;
-	case CMD_RELEASE:
-		if (op->priv)
-			want = m->pool[event] & (1ULL << id) ? 0 : ENOENT;
-		else if (!ERR_IN(err, 0, ENOENT))
-			report(f, op, err, "not a result of RELEASE_ID");
-		if (want >= 0 && err != want)
-			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err)
-			m->pool[event] &= ~(1ULL << id);
-		break;
-	case CMD_SET:
-		if (op->priv) {
-			check_efault_fetch(f, op, err, event, id, true);
-			want = model_use(m, event, id, true);
-			if (!want)
-				want = m->flags[event] & (1ULL << id) ? EBUSY : 0;
-		} else if (!ERR_IN(err, 0, EBUSY, ENOENT, EPERM)) {
-			/* EPERM: bound elsewhere, or another thread owns the pipe. */
-			report(f, op, err, "not a result of SET_FLAG");
-		}
-		if (want >= 0 && err != want)
-			report(f, op, err, "model: expected %s", want ? strerror(want) : "success");
-		if (op->priv && !err) {
-			m->flags[event] |= 1ULL << id;
-			if ((m->mode & ASC_EVENT_MODE_CHECKED) && !(m->pool[event] & (1ULL << id)) &&
-			    m->fetched[event] != (int)id)
-				m->handset[event] |= 1ULL << id;
-		}
-		break;
-	case CMD_WAIT:
-		forever = wait.deadline == ASC_EVENT_WAIT_FOREVER;
-		if (wait.deadline < op->before_ns) {
-			/* already past: a test that never sleeps */
-			if (!ERR_IN(err, 0, ETIMEDOUT, ENOENT) && !(bound && err == EPERM))
-				report(f, op, err, "not a result of a wait with a past deadline");
-		} else if (!ERR_IN(err, 0, ETIMEDOUT, ECANCELED, EINTR, ENOENT) &&
-			   !(bound && (err == EPERM || (err == EDEADLK && forever)))) {
-			report(f, op, err, "not a result of WAIT_FLAG%s",
-			       err == EDEADLK ? " (EDEADLK: not bound or not forever)" :
-			       err == EPERM ? " (EPERM: not bound)" : "");
-		}
-		if (err == ETIMEDOUT && forever)
-			report(f, op, err, "a wait with deadline forever timed out");
-		if (err == ETIMEDOUT && wait.deadline <= INT64_MAX && after_ns < wait.deadline)
-			report(f, op, err, "timed out %llu ns before the deadline",
-			       (unsigned long long)(wait.deadline - after_ns));
-		if (op->priv) {
-			check_efault_fetch(f, op, err, event, id, false);
-			want = model_use(m, event, id, false);
-			if (want) {
-				if (err != want)
-					report(f, op, err, "model: expected %s", strerror(want));
-			} else if (m->flags[event] & (1ULL << id)) {
-				if (err)
-					report(f, op, err, "model: the flag was set");
-				m->flags[event] &= ~(1ULL << id);
-				m->handset[event] &= ~(1ULL << id);
-			} else if (forever && (m->mode & ASC_EVENT_MODE_CHECKED) && bound &&
-				   asc_event_src(event) == m->bound) {
-				/* V on V_V, FIX on FIX_FIX: it waits for itself. */
-				if (err != EDEADLK)
-					report(f, op, err, "model: a pipe waiting forever for itself must be EDEADLK");
-			} else if (!ERR_IN(err, ETIMEDOUT, EINTR)) {
-				report(f, op, err, "model: the flag was clear");
-			}
-		}
-		break;
-	case CMD_RESET:
-		if (err != (op->writable ? 0 : EFAULT)) {
-			report(f, op, err, "RESET must give %s",
-			       op->writable ? "success" : "EFAULT");
-			return;
-		}
-		/* A RESET that cannot write its counts back changes nothing. */
-		if (op->priv && !err) {
-			unsigned int held = 0, pending = 0, e;
-
-			for (e = 0; e < NR_EVENTS; e++) {
-				held += __builtin_popcountll(m->pool[e]);
-				pending += __builtin_popcountll(m->flags[e]);
-				m->fetched[e] = m->efault_fetch[e] = -1;
-			}
-			memset(m->pool, 0, sizeof(m->pool));
-			memset(m->flags, 0, sizeof(m->flags));
-			memset(m->handset, 0, sizeof(m->handset));
-			memcpy(&reset, op->arg, sizeof(reset));
-			if (reset.ids_held != held || reset.flags_pending != pending)
-				report(f, op, err, "model: reset found %u/%u, expected %u/%u",
-				       reset.ids_held, reset.flags_pending, held, pending);
-		}
-		if (!err && op->checked) {
-			memcpy(&reset, op->arg, sizeof(reset));
-			if (reset.ids_held > NR_EVENTS * event_ids ||
-			    reset.flags_pending > NR_EVENTS * event_ids || !guards_intact(op, 16) ||
-			    memcmp(op->arg, op->in, 8))
-				report(f, op, err, "RESET wrote %u/%u or outside its counts",
-				       reset.ids_held, reset.flags_pending);
-		}
+	if (c->whole) {
+		c->whole(f, op, err);
 		return;
-	default:
-		break;
 	}
+	if (!ref_fields(f, op, err, &a))
+		return;
 	/* Nothing was written back for a failed or input-only command. */
-	if (op->checked && !guards_intact(op, 0))
+	if (c->use(f, op, err, &a) && op->checked && !guards_intact(op, 0))
 		report(f, op, err, "the argument changed");
 }
 
@@ -1574,7 +1655,6 @@ static void fuzz_mmap(struct fuzzer *f)
 static void fuzz_one(struct fuzzer *f)
 {
 	struct op op = { 0 };
-	uint64_t after;
 	int ret, err;
 
 	if (chance(f, 1, 1000)) {
@@ -1622,12 +1702,12 @@ static void fuzz_one(struct fuzzer *f)
 	if (op.kind == CMD_WAIT || op.kind == CMD_EXECUTE || op.kind == CMD_CROSS_WAIT ||
 	    op.kind == CMD_SYNC_ALL)
 		atomic_store(&wait_since[f->index], 0);
-	after = now_ns();
+	op.after_ns = now_ns();
 	f->ioctls++;
 	if (ret > 0)
 		report(f, &op, 0, "ioctl returned %d", ret);
 	count_result(f, &op, err);
-	check(f, &op, err, after);
+	check(f, &op, err);
 }
 
 static void *fuzz_thread(void *arg)

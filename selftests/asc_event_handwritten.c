@@ -12,7 +12,7 @@
  * and not yet run, a hand-written wait blocked.  Strict IDs (pyasc's rule)
  * refuse the hand-written ID itself; checked mode off checks nothing.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #define STRICT		((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))
 
@@ -104,7 +104,7 @@ static void expect_collision(struct __test_metadata *_metadata,
 /* The flag of ID 0, set by hand: alloc and fetch may not hand 0 out. */
 TEST_F(handwritten, alloc_collides_with_a_set_flag)
 {
-	long long collisions = asc_stat_read("id_collisions");
+	long long collisions = asc_test_stat_read("id_collisions");
 
 	asc_kmsg_settle(REPORT_HEAD, 2);
 	ASSERT_EQ(0, W_SET(&self->mte2, EV, 0));
@@ -113,7 +113,7 @@ TEST_F(handwritten, alloc_collides_with_a_set_flag)
 	expect_collision(_metadata, self, asc_fetch(self->fd, EV), "FETCH_ID",
 			 "its flag, set by a hand-written set on MTE2");
 	if (collisions >= 0) {
-		ASSERT_EQ(collisions + 2, asc_stat_read("id_collisions"));
+		ASSERT_EQ(collisions + 2, asc_test_stat_read("id_collisions"));
 	}
 	/* Nothing was handed out; once V has consumed the flag, 0 is free to take. */
 	ASSERT_EQ(0, W_WAIT(&self->v, EV, 0, 0));

@@ -68,7 +68,7 @@ TEST_F(isolation, flags_independent)
 TEST_F_TIMEOUT(isolation, set_elsewhere_does_not_wake, 10)
 {
 	int fd2 = open_other(_metadata);
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_fetch(fd2, EV));
@@ -85,7 +85,7 @@ TEST_F_TIMEOUT(isolation, set_elsewhere_does_not_wake, 10)
 TEST_F_TIMEOUT(isolation, reset_elsewhere_cancels_nothing, 10)
 {
 	int fd2 = open_other(_metadata);
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	int last = self->ids - 1, i;
 
 	/* An ID held, a flag set on the last ID, a waiter: none of fd2's. */

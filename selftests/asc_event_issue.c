@@ -12,11 +12,11 @@
  * the time the pipes run the set and the wait.  V_V and FIX_FIX tickets
  * are barriers: no flag.  RESET drops every ticket.
  *
- * The main thread is the scalar; worker threads (asc_test_worker.h) are
+ * The main thread is the scalar; worker threads (asc_test_threads.h) are
  * the pipes.  Every test starts in strict mode, where a hand-written ID is
  * refused at issue.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #define STRICT		((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))
 
@@ -101,7 +101,7 @@ TEST_F(issue, checked_at_issue_not_at_execution)
 TEST_F(issue, issue_errors)
 {
 	struct asc_event_issue bad = { .op = ASC_EVENT_OP_SET, .event = EV, .flags = 1 };
-	long long inval = asc_stat_read("err_invalid");
+	long long inval = asc_test_stat_read("err_invalid");
 	int i;
 
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
@@ -111,7 +111,7 @@ TEST_F(issue, issue_errors)
 	ASSERT_EQ(-EINVAL, asc_issue(self->fd, ASC_EVENT_OP_WAIT, EV, self->ids));
 	ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, &bad));
 	if (inval >= 0) {
-		ASSERT_EQ(inval + 5, asc_stat_read("err_invalid"));
+		ASSERT_EQ(inval + 5, asc_test_stat_read("err_invalid"));
 	}
 	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, NULL));
 	/* Strict: a hand-written ID is refused when issued. */

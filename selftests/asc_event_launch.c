@@ -13,7 +13,7 @@
  * Blocking calls run on threads of their own (struct call), each bound to
  * the pipe it stands for when it has one.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #include <sys/resource.h>
 
@@ -252,8 +252,8 @@ FIXTURE_TEARDOWN(launch)
 TEST_F(launch, launch_errors)
 {
 	struct asc_event_launch l = { .kind = ASC_EVENT_LAUNCH_AIV, .block_dim = 1 };
-	long long created = asc_stat_read("launches_created");
-	long long open_now = asc_stat_read("launches_open");
+	long long created = asc_test_stat_read("launches_created");
+	long long open_now = asc_test_stat_read("launches_open");
 	int fd = asc_open_or_skip(_metadata), lfd, flags;
 
 	ASSERT_EQ(-EINVAL, launch_new(0, 1));
@@ -267,14 +267,14 @@ TEST_F(launch, launch_errors)
 	ASSERT_LE(0, created);
 	lfd = launch_new(ASC_EVENT_LAUNCH_MIX, ASC_EVENT_BLOCK_DIM_MAX);
 	ASSERT_LE(0, lfd);
-	ASSERT_EQ(created + 1, asc_stat_read("launches_created"));
-	ASSERT_EQ(open_now + 1, asc_stat_read("launches_open"));
+	ASSERT_EQ(created + 1, asc_test_stat_read("launches_created"));
+	ASSERT_EQ(open_now + 1, asc_test_stat_read("launches_open"));
 	flags = fcntl(lfd, F_GETFD);
 	ASSERT_TRUE(flags & FD_CLOEXEC);
 	/* Not a device: none of its ioctls. */
 	ASSERT_EQ(-ENOTTY, asc_ioctl(lfd, ASC_EVENT_IOC_INFO, &l));
 	close(lfd);
-	ASSERT_EQ(open_now, asc_stat_read("launches_open"));
+	ASSERT_EQ(open_now, asc_test_stat_read("launches_open"));
 	close(fd);
 }
 
@@ -282,7 +282,7 @@ TEST_F(launch, launch_errors)
 TEST_F(launch, launch_without_a_free_descriptor)
 {
 	struct rlimit lim = { .rlim_cur = 32, .rlim_max = 32 };
-	long long open_now = asc_stat_read("launches_open");
+	long long open_now = asc_test_stat_read("launches_open");
 	int fd = asc_open_or_skip(_metadata), filler[32], n = 0;
 
 	ASSERT_LE(0, open_now);
@@ -295,7 +295,7 @@ TEST_F(launch, launch_without_a_free_descriptor)
 								 .block_dim = 1 }));
 	while (n > 0)
 		close(filler[--n]);
-	ASSERT_EQ(open_now, asc_stat_read("launches_open"));
+	ASSERT_EQ(open_now, asc_test_stat_read("launches_open"));
 	close(fd);
 }
 
@@ -660,7 +660,7 @@ TEST_F(launch, mode2_aivs_of_the_second_ai_core)
 /* Counters stop at 15, issues waiting for the group too; nothing changes. */
 TEST_F(launch, counter_saturates_at_15)
 {
-	long long overflows = asc_stat_read("err_overflow");
+	long long overflows = asc_test_stat_read("err_overflow");
 	struct launch l;
 	int i;
 
@@ -669,7 +669,7 @@ TEST_F(launch, counter_saturates_at_15)
 	for (i = 0; i < ASC_EVENT_CROSS_COUNT_MAX; i++)
 		ASSERT_EQ(0, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
 	ASSERT_EQ(-EOVERFLOW, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
-	ASSERT_EQ(overflows + 1, asc_stat_read("err_overflow"));
+	ASSERT_EQ(overflows + 1, asc_test_stat_read("err_overflow"));
 	ASSERT_EQ(15, drain(l.core[1], 4));
 	ASSERT_EQ(15, drain(l.core[2], 4));
 	ASSERT_EQ(0, cross_set(l.core[0], 4, 2, ASC_EVENT_PIPE_FIX));
@@ -761,7 +761,7 @@ TEST_F(launch, reset_clears_the_core)
 /* A core that leaves: waits that can never end fail with EPIPE. */
 TEST_F(launch, core_gone)
 {
-	long long gone = asc_stat_read("err_core_gone");
+	long long gone = asc_test_stat_read("err_core_gone");
 	struct launch l;
 	struct call c;
 
@@ -781,7 +781,7 @@ TEST_F(launch, core_gone)
 	ASSERT_EQ(-EPIPE, cross_set(l.core[1], 6, 0, ASC_EVENT_PIPE_V));
 	ASSERT_EQ(-EPIPE, sync_all(l.core[1], ASC_EVENT_WAIT_FOREVER));
 	/* Each EPIPE counted: the waiter, drain's last wait and the four above. */
-	ASSERT_EQ(gone + 6, asc_stat_read("err_core_gone"));
+	ASSERT_EQ(gone + 6, asc_test_stat_read("err_core_gone"));
 	launch_end(&l);
 }
 

@@ -15,7 +15,7 @@
  * reports nothing.  The counters count every leak even when the log line
  * is rate-limited away.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #define COMM		"asc_leak"
 #define EV		ASC_EVENT_MTE2_V
@@ -173,7 +173,7 @@ TEST_F(leak, only_flags_or_only_ids)
 
 TEST_F(leak, clean_reset_and_close_report_nothing)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	int fd = asc_open(), e, id;
 
 	ASSERT_LE(0, fd);

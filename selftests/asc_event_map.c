@@ -19,10 +19,6 @@
 
 #include <sched.h>
 #include <sys/mount.h>
-#include "asc_test_debugfs.h"
-#include "asc_test_stats.h"
-#include "asc_test_text.h"
-#include "asc_test_worker.h"
 
 #define EV	ASC_EVENT_MTE2_V
 #define EV2	ASC_EVENT_V_MTE2
@@ -331,7 +327,7 @@ TEST_F(raw, state_and_flags_move_at_the_first_mapping)
  */
 TEST_F(raw, a_wait_blocked_before_the_mapping_has_its_waiter_bit)
 {
-	struct asc_waiter a;
+	struct asc_test_waiter a;
 	struct maps m;
 	int fd;
 
@@ -468,7 +464,7 @@ TEST_F(raw, bindings_made_before_the_mapping_are_shown)
 static void waiter_bit_ends(struct __test_metadata *_metadata, int fd, struct maps *m,
 			    __u64 deadline, int how, int want)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	struct asc_event_reset r;
 
 	ASSERT_EQ(0, asc_waiter_start(&w, fd, EV, 0, deadline));
@@ -526,7 +522,7 @@ TEST_F(map, waiter_bit_cleared_by_a_timeout)
 /* Two waiters: the bit stays until the second has its flag too. */
 TEST_F(map, waiter_bit_stays_while_another_waits)
 {
-	struct asc_waiter a, b;
+	struct asc_test_waiter a, b;
 
 	ASSERT_EQ(0, asc_set_unchecked(self->fd));
 	ASSERT_EQ(0, asc_waiter_start(&a, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
@@ -604,7 +600,7 @@ static void *handoff_echo(void *arg)
 TEST_F_TIMEOUT(map, handoff_race_loses_nothing, 300)
 {
 	struct handoff h = { .fd = self->fd, .m = &self->m, .rounds = HANDOFF_ROUNDS };
-	long long ops = asc_stat_read("ops");
+	long long ops = asc_test_stat_read("ops");
 	pthread_t t;
 	int i;
 
@@ -619,7 +615,7 @@ TEST_F_TIMEOUT(map, handoff_race_loses_nothing, 300)
 	ASSERT_EQ(HANDOFF_ROUNDS, h.got);
 	ASSERT_EQ(0ULL, word(&self->m, EV));
 	ASSERT_EQ(0ULL, word(&self->m, EV2));
-	TH_LOG("%d round trips, %lld ioctls", HANDOFF_ROUNDS, asc_stat_read("ops") - ops);
+	TH_LOG("%d round trips, %lld ioctls", HANDOFF_ROUNDS, asc_test_stat_read("ops") - ops);
 }
 
 /* ---- untrusted page ------------------------------------------------------- */
@@ -663,7 +659,7 @@ TEST_F_TIMEOUT(map, scribbled_page_harms_only_its_tpipe, 300)
 {
 	struct scribbler s = { .m = &self->m, .seed = 12345 };
 	struct asc_event_reset r;
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	long long leaked;
 	pthread_t t;
 	int other, i, ret;
@@ -704,12 +700,12 @@ TEST_F_TIMEOUT(map, scribbled_page_harms_only_its_tpipe, 300)
 	/* A close with all ones leaks exactly the TPipe's flags. */
 	for (i = 0; i < ASC_EVENT_NR_HARD_EVENTS; i++)
 		__atomic_store_n(&self->m.fl->flags[i], ~0ULL, __ATOMIC_SEQ_CST);
-	leaked = asc_stat_read("leaked_flags");
+	leaked = asc_test_stat_read("leaked_flags");
 	unmap_all(&self->m);
 	self->m.st = NULL;
 	ASSERT_EQ(0, close(self->fd));
 	self->fd = -1;
-	ASSERT_EQ(leaked + ASC_EVENT_NR_HARD_EVENTS * self->ids, asc_stat_read("leaked_flags"));
+	ASSERT_EQ(leaked + ASC_EVENT_NR_HARD_EVENTS * self->ids, asc_test_stat_read("leaked_flags"));
 
 	/* The other TPipe still has its flag, and only it. */
 	ASSERT_EQ(-EBUSY, asc_set(other, EV, 0));

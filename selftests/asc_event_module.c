@@ -125,7 +125,7 @@ TEST_F_TIMEOUT(module, rmmod_refused_while_open, 20)
 
 TEST_F_TIMEOUT(module, rmmod_refused_while_waiting, 20)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	int ret;
 
 	self->fd = asc_open();

@@ -15,7 +15,7 @@
  * A kernel without debugfs or tracefs skips those tests; a missing file of
  * the driver's fails them.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #define COMM		"asc_observe"
 #define EV		ASC_EVENT_MTE2_V
@@ -76,15 +76,15 @@ TEST_F(observe, counters_read_only_decimal)
 		ASSERT_TRUE(S_ISREG(st.st_mode));
 		ASSERT_EQ(0U, st.st_mode & 0222) TH_LOG("%s: mode %o", path, st.st_mode & 0777);
 		ASSERT_NE(0U, st.st_mode & 0444);
-		v = asc_stat_read(asc_stat_name(i));
+		v = asc_test_stat_read(asc_stat_name(i));
 		ASSERT_LE(0, v) TH_LOG("%s: not a decimal number and a newline", path);
 		ASSERT_GT(0, asc_write_file(path, "0")) TH_LOG("%s: writable", path);
 		if (i != ST_TPIPES_OPEN && i != ST_TPIPES_CREATED) {
-			ASSERT_LE(v, asc_stat_read(asc_stat_name(i)));
+			ASSERT_LE(v, asc_test_stat_read(asc_stat_name(i)));
 		}
 	}
-	ASSERT_LE(1, asc_stat_read("tpipes_open"));
-	ASSERT_LE(asc_stat_read("tpipes_open"), asc_stat_read("tpipes_created"));
+	ASSERT_LE(1, asc_test_stat_read("tpipes_open"));
+	ASSERT_LE(asc_test_stat_read("tpipes_open"), asc_test_stat_read("tpipes_created"));
 }
 
 /*

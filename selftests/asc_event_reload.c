@@ -43,11 +43,9 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_test_dev.h"
-#include "asc_test_kmod.h"
-#include "asc_test_options.h"
-#include "asc_test_time.h"
-#include "asc_test_waiter.h"
+#include "asc_test_device.h"
+#include "asc_test_util.h"
+#include "asc_test_threads.h"
 
 #define PARAM_PATH	MODULE_SYSFS "/parameters/event_ids"
 #define REFCNT_PATH	MODULE_SYSFS "/refcnt"
@@ -119,7 +117,7 @@ static int module_unload_patiently(void)
  */
 struct session {
 	int fd;
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	bool live;
 };
 

@@ -12,7 +12,7 @@
  * name even when another of its threads opened it, and a list of IDs too
  * long for its line ends in "...".
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 #include <grp.h>
 
@@ -133,8 +133,8 @@ static int leaky_close(void)
  */
 TEST_F(reports, one_user_cannot_silence_another)
 {
-	long long leaks0 = asc_stat_read("leak_reports");
-	long long supp0 = asc_stat_read("reports_suppressed");
+	long long leaks0 = asc_test_stat_read("leak_reports");
+	long long supp0 = asc_test_stat_read("reports_suppressed");
 	char mine[128];
 	int status, i;
 	pid_t pid;
@@ -168,8 +168,8 @@ TEST_F(reports, one_user_cannot_silence_another)
 	ASSERT_LE(0, supp0) TH_LOG("no reports_suppressed counter");
 	status = asc_count_lines(asc_text_str(&self->log), LEAK_HEAD);
 	ASSERT_GT(NFLOOD, status - 1);
-	ASSERT_EQ(leaks0 + NFLOOD + 1, asc_stat_read("leak_reports"));
-	ASSERT_EQ(supp0 + NFLOOD - (status - 1), asc_stat_read("reports_suppressed"));
+	ASSERT_EQ(leaks0 + NFLOOD + 1, asc_test_stat_read("leak_reports"));
+	ASSERT_EQ(supp0 + NFLOOD - (status - 1), asc_test_stat_read("reports_suppressed"));
 }
 
 /* NFLOOD forever waits of a bound V on V_V, as @uid: each a deadlock. */
@@ -197,9 +197,9 @@ static int deadlock_flood(uid_t uid)
  */
 TEST_F(reports, counters_count_past_the_rate_limit)
 {
-	long long cycles0 = asc_stat_read("deadlocks");
-	long long failed0 = asc_stat_read("err_deadlock");
-	long long supp0 = asc_stat_read("reports_suppressed");
+	long long cycles0 = asc_test_stat_read("deadlocks");
+	long long failed0 = asc_test_stat_read("err_deadlock");
+	long long supp0 = asc_test_stat_read("reports_suppressed");
 	int logged;
 	pid_t pid;
 
@@ -213,11 +213,11 @@ TEST_F(reports, counters_count_past_the_rate_limit)
 	ASSERT_EQ(0, chmod(asc_dev_path(), self->node.st_mode & 07777));
 	asc_kmsg_read(&self->kmsg, &self->log, "asc_event:");
 	logged = asc_count_lines(asc_text_str(&self->log), DEADLOCK_HEAD);
-	ASSERT_EQ(cycles0 + NFLOOD, asc_stat_read("deadlocks"));
-	ASSERT_EQ(failed0 + NFLOOD, asc_stat_read("err_deadlock"));
+	ASSERT_EQ(cycles0 + NFLOOD, asc_test_stat_read("deadlocks"));
+	ASSERT_EQ(failed0 + NFLOOD, asc_test_stat_read("err_deadlock"));
 	ASSERT_LT(0, logged);
 	ASSERT_GT(NFLOOD, logged);
-	ASSERT_EQ(supp0 + NFLOOD - logged, asc_stat_read("reports_suppressed"));
+	ASSERT_EQ(supp0 + NFLOOD - logged, asc_test_stat_read("reports_suppressed"));
 }
 
 /*

@@ -94,7 +94,7 @@ TEST_F(reset, clears_everything)
 
 TEST_F_TIMEOUT(reset, cancels_blocked_waiter, 10)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
@@ -111,7 +111,7 @@ TEST_F_TIMEOUT(reset, cancels_every_waiter, 10)
 		{ EV, 0 }, { EV, 0 }, { EV, self->ids - 1 },
 		{ ASC_EVENT_MTE3_V, 0 }, { 0, 0 }, { ASC_NR_EVENTS - 1, 0 },
 	};
-	struct asc_waiter w[NWAIT];
+	struct asc_test_waiter w[NWAIT];
 	__u64 reset_ns;
 	int i;
 
@@ -141,7 +141,7 @@ TEST_F_TIMEOUT(reset, cancels_every_waiter, 10)
 
 TEST_F_TIMEOUT(reset, pending_flags_exclude_waiters, 10)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 
 	if (self->ids < 2)
 		SKIP(return, "%s: needs 2 IDs, the device has %d", _metadata->name, self->ids);
@@ -157,7 +157,7 @@ TEST_F_TIMEOUT(reset, pending_flags_exclude_waiters, 10)
 
 TEST_F_TIMEOUT(reset, later_waits_not_canceled, 10)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
@@ -215,7 +215,7 @@ TEST_F_TIMEOUT(reset, dup_shares_the_tpipe, 10)
 
 TEST_F_TIMEOUT(reset, close_during_wait_keeps_the_tpipe, 10)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	int fd2 = dup(self->fd);
 
 	ASSERT_LE(0, fd2);
@@ -241,7 +241,7 @@ TEST_F_TIMEOUT(reset, exit_with_blocked_waiters, 10)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct asc_waiter w[2];
+		struct asc_test_waiter w[2];
 		int fd = asc_open();
 
 		if (fd < 0 || asc_alloc(fd, EV) != 0 || asc_fetch(fd, ASC_EVENT_M_V) != 0 ||

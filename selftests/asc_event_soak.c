@@ -131,8 +131,8 @@
 #include <linux/asc_event.h>
 
 #include "kselftest.h"
-#include "asc_test_dev.h"
-#include "asc_test_options.h"
+#include "asc_test_device.h"
+#include "asc_test_util.h"
 
 #define MAX_PROCS	32
 #define MAX_THREADS	32

@@ -19,8 +19,7 @@
  * IDs from the pool, but for one hand-written ID that strict mode refuses.  The test
  * skips where userfaultfd (or its write protection) is not available.
  */
-#include "asc_event_pipes.h"
-#include "asc_test_uffd.h"
+#include "asc_event_test.h"
 
 /* The mode the tests run in. */
 #define STRICT	((int)(ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS))

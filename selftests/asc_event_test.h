@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every asc_event selftest built on kselftest_harness.h includes: the
- * harness, the helpers of asc_test_*.h (compiled once, in asc_test_*.c, and
- * linked into every program) and the few pieces that need the harness
- * itself: the fixture every test uses, skipping from a fixture setup, and
- * assertions over the helpers.  Those pieces are macros and short inline
- * functions that take the harness's @_metadata.
+ * What every asc_event selftest built on kselftest_harness.h includes, and
+ * the only header it includes: the harness, the helpers of asc_test_*.h by
+ * role (device, system, threads, uffd, util; compiled once, in
+ * asc_test_*.c, and linked into every program) and the few pieces that
+ * need the harness itself: the fixture every test uses, skipping from a
+ * fixture setup, and assertions over the helpers (resets, workers, the
+ * module's counters).  Those pieces are macros and short inline functions
+ * that take the harness's @_metadata.
  *
  * A program of this directory that reports through kselftest.h instead
  * (the fuzzer, the soak test...) includes the asc_test_*.h headers it
@@ -22,10 +24,13 @@
 #define _GNU_SOURCE
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,20 +39,23 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/asc_event.h>
 
-#include "asc_test_dev.h"
-#include "asc_test_kmod.h"
-#include "asc_test_task.h"
-#include "asc_test_time.h"
-#include "asc_test_waiter.h"
+#include "asc_test_device.h"
+#include "asc_test_system.h"
+#include "asc_test_threads.h"
+#include "asc_test_uffd.h"
+#include "asc_test_util.h"
 
 /*
  * The harness of Linux 6.1 has an unused parameter, which -Wextra -Werror
@@ -163,5 +171,73 @@ static inline int asc_event_ids(struct __test_metadata *_metadata, int fd)
 		if (self->fd >= 0)					\
 			close(self->fd);				\
 	}
+
+/**
+ * asc_workers_start() - start @n workers on @fd, failing the test if one
+ * cannot start.
+ * @_metadata: the harness's test metadata.
+ * @w: array of @n workers.
+ * @n: how many.
+ * @fd: device for their ops.
+ */
+static inline void asc_workers_start(struct __test_metadata *_metadata,
+				     struct asc_worker *w, int n, int fd)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, asc_worker_start(&w[i], fd));
+	}
+}
+
+/**
+ * asc_stats_read() - read every counter.
+ * @_metadata: the harness's test metadata; a missing counter fails the test.
+ * @s: filled in.
+ */
+static inline void asc_stats_read(struct __test_metadata *_metadata, struct asc_stats *s)
+{
+	int bad = asc_stats_get(s);
+
+	ASSERT_EQ(ASC_NR_STATS, bad) {
+		TH_LOG("%s/%s: %s", ASC_STATS_DIR, asc_stat_name(bad),
+		       strerror((int)-s->v[bad]));
+	}
+}
+
+/**
+ * asc_stats_check() - assert how much every counter moved.
+ * @_metadata: the harness's test metadata.
+ * @before: an earlier reading.
+ * @delta: expected change of every counter (index enum asc_test_stat); the
+ *	counters not named in a designated initializer must not move.
+ * @what: what happened in between, for the log.
+ *
+ * Reads the counters again and fails the test, listing every counter that
+ * moved differently, when any does.
+ */
+static inline void asc_stats_check(struct __test_metadata *_metadata,
+				   const struct asc_stats *before,
+				   const long long delta[ASC_NR_STATS], const char *what)
+{
+	struct asc_stats after;
+	struct asc_text bad = { 0 };
+
+	asc_stats_read(_metadata, &after);
+	asc_stats_diff(before, &after, delta, &bad);
+	ASSERT_EQ(0, (int)bad.len) TH_LOG("%s: counters:%s", what, asc_text_str(&bad));
+}
+
+/**
+ * ASC_STATS_EXPECT() - assert the counters moved by exactly the deltas given.
+ * @before: struct asc_stats read before.
+ * @what: description for the log.
+ * @...: designated initializers of the deltas, e.g. [ST_OPS] = 2.
+ */
+#define ASC_STATS_EXPECT(before, what, ...) do {			\
+	const long long __delta[ASC_NR_STATS] = { __VA_ARGS__ };	\
+									\
+	asc_stats_check(_metadata, &(before), __delta, (what));	\
+} while (0)
 
 #endif /* ASC_EVENT_TEST_H */

@@ -17,7 +17,7 @@
  * MTE2 closes, once after, and asserts the same outcome both times.  On the
  * driver before this rule the two orders gave different results.
  */
-#include "asc_event_pipes.h"
+#include "asc_event_test.h"
 
 /* Long enough for a thread to reach its ioctl in a slow guest. */
 #define BLOCK_MS	2000
@@ -115,7 +115,7 @@ static void round_end(struct __test_metadata *_metadata, FIXTURE_DATA(timing) *s
 {
 	o->v = asc_worker_result(&self->v, HOLD_MS);
 	o->m2 = asc_worker_result(&self->m2, HOLD_MS);
-	o->cycles = asc_stat_read("deadlocks") - deadlocks0;
+	o->cycles = asc_test_stat_read("deadlocks") - deadlocks0;
 	if (o->v == ASC_WORKER_BUSY || o->m2 == ASC_WORKER_BUSY) {
 		ASSERT_EQ(0, asc_reset(self->fd, NULL));
 		asc_worker_result(&self->v, BLOCK_MS);
@@ -146,7 +146,7 @@ TEST_F(timing, unbound_set_of_an_owned_pipe)
 
 	for (order = BEFORE; order <= AFTER; order++) {
 		round_start(_metadata, self, false);
-		d0 = asc_stat_read("deadlocks");
+		d0 = asc_test_stat_read("deadlocks");
 		v_blocks(_metadata, self);
 		if (order == BEFORE)
 			o[order].action = asc_set(self->fd, ASC_EVENT_MTE2_V, 0);
@@ -181,7 +181,7 @@ TEST_F(timing, reset_from_another_thread)
 
 	for (order = BEFORE; order <= AFTER; order++) {
 		round_start(_metadata, self, false);
-		d0 = asc_stat_read("deadlocks");
+		d0 = asc_test_stat_read("deadlocks");
 		ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_S_V));
 		ASSERT_EQ(0, asc_set(self->fd, ASC_EVENT_S_V, 0));
 		if (order == BEFORE) {
@@ -219,7 +219,7 @@ TEST_F(timing, set_mode_while_pipes_manned)
 
 	for (order = BEFORE; order <= AFTER; order++) {
 		round_start(_metadata, self, false);
-		d0 = asc_stat_read("deadlocks");
+		d0 = asc_test_stat_read("deadlocks");
 		v_blocks(_metadata, self);
 		if (order == BEFORE)
 			o[order].action = asc_set_mode(self->fd, 0);
@@ -262,7 +262,7 @@ TEST_F(timing, forked_child_set)
 
 	for (order = BEFORE; order <= AFTER; order++) {
 		round_start(_metadata, self, false);
-		d0 = asc_stat_read("deadlocks");
+		d0 = asc_test_stat_read("deadlocks");
 		v_blocks(_metadata, self);
 		if (order == BEFORE)
 			o[order].action = child_sets(self->fd, ASC_EVENT_MTE2_V, 0);
@@ -297,7 +297,7 @@ TEST_F(timing, wait_leading_into_the_cycle)
 	for (order = BEFORE; order <= AFTER; order++) {
 		round_start(_metadata, self, true);
 		ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_V_S));
-		d0 = asc_stat_read("deadlocks");
+		d0 = asc_test_stat_read("deadlocks");
 		v_blocks(_metadata, self);
 		if (order == BEFORE) {
 			ASSERT_EQ(0, W_WAIT_POST(&self->s, ASC_EVENT_V_S, 0,
@@ -343,7 +343,7 @@ TEST_F(timing, unbound_set_of_an_unowned_pipe)
 	for (order = BEFORE; order <= AFTER; order++) {
 		round_start(_metadata, self, false);
 		ASSERT_EQ(0, W_BIND(&self->m2, ASC_EVENT_PIPE_NONE));
-		d0 = asc_stat_read("deadlocks");
+		d0 = asc_test_stat_read("deadlocks");
 		v_blocks(_metadata, self);
 		if (order == BEFORE)
 			o[order].action = asc_set(self->fd, ASC_EVENT_MTE2_V, 0);

@@ -21,7 +21,7 @@
 
 ASC_FIXTURE(wake)
 
-static int count_done(struct asc_waiter *w, int n)
+static int count_done(struct asc_test_waiter *w, int n)
 {
 	int i, done = 0;
 
@@ -51,7 +51,7 @@ static void give_ids(struct __test_metadata *_metadata, int fd, int event, int n
 }
 
 /* Wait up to @ms for at least @want of @w to return; how many did. */
-static int wait_done(struct asc_waiter *w, int n, int want, unsigned int ms)
+static int wait_done(struct asc_test_waiter *w, int n, int want, unsigned int ms)
 {
 	__u64 end = asc_deadline_ms(ms);
 	int done;
@@ -63,7 +63,7 @@ static int wait_done(struct asc_waiter *w, int n, int want, unsigned int ms)
 
 TEST_F_TIMEOUT(wake, blocked_wait_woken_by_set, 10)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 0, ASC_EVENT_WAIT_FOREVER));
@@ -80,7 +80,7 @@ TEST_F_TIMEOUT(wake, blocked_wait_woken_by_set, 10)
 TEST_F_TIMEOUT(wake, woken_long_before_deadline, 20)
 {
 	__u64 deadline = asc_deadline_ms(10000), set_ns;
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 
 	take_ids(_metadata, self->fd, EV, self->ids > 1 ? 2 : 1);
 	ASSERT_EQ(0, asc_waiter_start(&w, self->fd, EV, 1 % self->ids, deadline));
@@ -94,7 +94,7 @@ TEST_F_TIMEOUT(wake, woken_long_before_deadline, 20)
 
 TEST_F_TIMEOUT(wake, other_flags_do_not_wake, 10)
 {
-	struct asc_waiter w;
+	struct asc_test_waiter w;
 	int e;
 
 	if (self->ids < 2)
@@ -123,7 +123,7 @@ TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
 	const int flag[NWAIT][2] = {
 		{ EV, 0 }, { EV, self->ids - 1 }, { ASC_EVENT_MTE3_V, 0 }, { 0, 0 },
 	};
-	struct asc_waiter w[NWAIT];
+	struct asc_test_waiter w[NWAIT];
 	int i, j;
 
 	take_ids(_metadata, self->fd, EV, self->ids);
@@ -173,7 +173,7 @@ TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
  */
 TEST_F_TIMEOUT(wake, each_set_wakes_its_own_id_only, 20)
 {
-	struct asc_waiter w[ASC_EVENT_IDS_MAX];
+	struct asc_test_waiter w[ASC_EVENT_IDS_MAX];
 	int i, j;
 
 	take_ids(_metadata, self->fd, EV, self->ids);
@@ -195,7 +195,7 @@ TEST_F_TIMEOUT(wake, each_set_wakes_its_own_id_only, 20)
 
 TEST_F_TIMEOUT(wake, one_set_wakes_exactly_one, 10)
 {
-	struct asc_waiter w[NWAIT];
+	struct asc_test_waiter w[NWAIT];
 	int i, ok = 0, canceled = 0;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
@@ -223,7 +223,7 @@ TEST_F_TIMEOUT(wake, one_set_wakes_exactly_one, 10)
 TEST_F_TIMEOUT(wake, one_set_others_time_out, 10)
 {
 	__u64 deadline = asc_deadline_ms(600);
-	struct asc_waiter w[NWAIT];
+	struct asc_test_waiter w[NWAIT];
 	int i, ok = 0, timedout = 0;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
@@ -249,7 +249,7 @@ TEST_F_TIMEOUT(wake, one_set_others_time_out, 10)
 
 TEST_F_TIMEOUT(wake, n_sets_hand_off_to_n_waiters, 10)
 {
-	struct asc_waiter w[NWAIT];
+	struct asc_test_waiter w[NWAIT];
 	int i;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
@@ -275,7 +275,7 @@ TEST_F_TIMEOUT(wake, n_sets_hand_off_to_n_waiters, 10)
 /* The waiters of one flag are woken in the order they began to wait. */
 TEST_F_TIMEOUT(wake, oldest_waiter_first, 20)
 {
-	struct asc_waiter w[NWAIT];
+	struct asc_test_waiter w[NWAIT];
 	int i, k;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));
@@ -302,7 +302,7 @@ TEST_F_TIMEOUT(wake, oldest_waiter_first, 20)
 TEST_F_TIMEOUT(wake, huge_deadline_blocks, 10)
 {
 	const __u64 deadline[] = { 1ULL << 63, ASC_EVENT_WAIT_FOREVER - 1 };
-	struct asc_waiter w[2];
+	struct asc_test_waiter w[2];
 	int i;
 
 	ASSERT_EQ(0, asc_fetch(self->fd, EV));

@@ -20,7 +20,7 @@
 
 #include <linux/userfaultfd.h>
 
-#include "asc_test_dev.h"
+#include "asc_test_device.h"
 
 int asc_stall_init(struct asc_stall *st, enum asc_stall_kind kind,
 		   const void *init, size_t len)

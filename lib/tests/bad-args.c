@@ -155,6 +155,7 @@ TEST(queue_calls)
 	EXPECT_EQ(NULL, asc_core_local_mem(NULL, ASC_MEM_UB, &size));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(1U, size);
+	EXPECT_EINVAL(asc_core_gm_buffer(NULL, &size, sizeof(size), "g"));
 	EXPECT_EINVAL(asc_core_init_buffer(NULL, NULL, 1, 32));
 	EXPECT_EINVAL(asc_core_alloc_tensor(NULL, NULL, &t));
 	EXPECT_EINVAL(asc_core_enque(NULL, NULL, &t));

@@ -18,13 +18,15 @@
  *   the scalar wait, and a pipe runs its queue in order; the first error
  *   wins; the calls check their thread.
  * - The cost of an issued set and wait, against the direct calls of two
- *   threads, is printed.
+ *   threads, is printed.  The pipes' threads run under SCHED_BATCH, the
+ *   scalar under the caller's policy.
  * - With ASC_TRACE_MARKER, each pipe writes a line before and after each
  *   work item it runs; a marker that cannot be written fails nothing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -908,6 +910,52 @@ TEST(run_arguments)
 	ASSERT_STREQ("error: asc_pipe_open(/nonexistent/asc_event): No such file or directory\n",
 		     report);
 	free(report);
+}
+
+/* ---- the pipes' scheduling policy ---- */
+
+/* The policy of the thread running a work item, by lane: S, V, MTE2. */
+struct policies {
+	int policy[3];
+};
+
+static void policy_s(void *arg)
+{
+	((struct policies *)arg)->policy[0] = sched_getscheduler(0);
+}
+
+static void policy_v(void *arg)
+{
+	((struct policies *)arg)->policy[1] = sched_getscheduler(0);
+}
+
+static void policy_mte2(void *arg)
+{
+	((struct policies *)arg)->policy[2] = sched_getscheduler(0);
+}
+
+static void policy_kernel(struct asc_core *core, void *arg)
+{
+	CHECK(asc_core_issue(core, ASC_PIPE_S, policy_s, arg, "s", NULL, 0));
+	CHECK(asc_core_issue(core, ASC_PIPE_V, policy_v, arg, "v", NULL, 0));
+	CHECK(asc_core_issue(core, ASC_PIPE_MTE2, policy_mte2, arg, "mte2", NULL, 0));
+}
+
+/*
+ * The pipes' threads run under SCHED_BATCH, so that waking one does not
+ * preempt the scalar; the scalar keeps the caller's policy.
+ */
+TEST(pipe_threads_batch_scalar_untouched)
+{
+	struct policies p = { { -1, -1, -1 } };
+	int mine = sched_getscheduler(0);
+
+	need_device(_metadata);
+	ASSERT_EQ(0, run(policy_kernel, &p, &checked, NULL));
+	EXPECT_EQ(mine, p.policy[0]);
+	EXPECT_EQ(SCHED_BATCH, p.policy[1]);
+	EXPECT_EQ(SCHED_BATCH, p.policy[2]);
+	EXPECT_EQ(mine, sched_getscheduler(0));
 }
 
 /* ---- the trace marker ---- */

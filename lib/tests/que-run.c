@@ -811,15 +811,17 @@ static void kinds_kernel(struct asc_core *core, void *arg)
 	k->fetched_enq = asc_core_fetch_event_id(core, MTE2_V);
 	k->fetched_free = asc_core_fetch_event_id(core, V_MTE2);
 	for (i = 0; i < 3; i++) {
-		const struct asc_access wa[] = { LOCAL(a, 1), GM(k->src, 0, "src") };
-		const struct asc_access wb[] = { LOCAL(b, 1), GM(k->src, 0, "src") };
-
 		CHECK(asc_core_alloc_tensor(core, d0, &a));
 		CHECK(asc_core_alloc_tensor(core, d0, &b));
-		CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy", a.addr, k->src,
-			       NULL, wa, 2));
-		CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy", b.addr, k->src,
-			       NULL, wb, 2));
+		{
+			const struct asc_access wa[] = { LOCAL(a, 1), GM(k->src, 0, "src") };
+			const struct asc_access wb[] = { LOCAL(b, 1), GM(k->src, 0, "src") };
+
+			CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy", a.addr,
+				       k->src, NULL, wa, 2));
+			CHECK(issue_op(core, ASC_PIPE_MTE2, copy_work, "DataCopy", b.addr,
+				       k->src, NULL, wb, 2));
+		}
 		CHECK(asc_core_enque(core, d0, &b));
 		CHECK(asc_core_enque(core, d0, &a));
 		/* Depth 0: the consumer names the tensor, in any order. */

@@ -143,13 +143,17 @@ TEST_F(race, what_is_no_race)
 {
 	struct asc_access lo = { x, 2048, 1, "x" }, hi = { x + 2048, 2048, 1, "x" };
 
-	/* Reads never race; disjoint bytes never race; one pipe is ordered. */
+	/*
+	 * Reads never race; disjoint bytes never race; one pipe is ordered
+	 * by a barrier of its own.
+	 */
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "read", ACC(y, 0)));
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "read", ACC(y, 0)));
 	ASSERT_EQ(2, WORK(ASC_PIPE_MTE2, "low", lo));
 	ASSERT_EQ(2, WORK(ASC_PIPE_V, "high", hi));
-	ASSERT_EQ(3, WORK(ASC_PIPE_V, "again", hi));
-	ASSERT_EQ(4, WORK(ASC_PIPE_V, "read", ACC(z, 0)));
+	ASSERT_EQ(3, asc_race_barrier(self->race, ASC_PIPE_V, ++self->seq));
+	ASSERT_EQ(4, WORK(ASC_PIPE_V, "again", hi));
+	ASSERT_EQ(5, WORK(ASC_PIPE_V, "read", ACC(z, 0)));
 	ASSERT_EQ(1, WORK(ASC_PIPE_M, "read", ACC(z, 0)));
 	ASSERT_EQ(NULL, REPORT());
 }
@@ -157,14 +161,173 @@ TEST_F(race, what_is_no_race)
 TEST_F(race, a_later_read_does_not_hide_a_write)
 {
 	char *want = race("V", "writes", "x", x, sizeof(x), 1, "add", "MTE3",
-			  "reads", 3, "copy_out");
+			  "reads", 4, "copy_out");
 
 	/* V's own read after its write keeps the write for later checks. */
 	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
-	ASSERT_EQ(2, WORK(ASC_PIPE_V, "check", ACC(x, 0)));
+	ASSERT_EQ(2, asc_race_barrier(self->race, ASC_PIPE_V, ++self->seq));
+	ASSERT_EQ(3, WORK(ASC_PIPE_V, "check", ACC(x, 0)));
 	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_MTE3, "copy_out", ACC(x, 0)));
 	ASSERT_STREQ(want, REPORT());
 	free(want);
+}
+
+/* The line for two accesses of one pipe, #@s1 then #@s2, with no barrier. */
+static char *same_pipe(const char *p, const char *verb1, const char *b,
+		       const void *addr, size_t size, unsigned long s1,
+		       const char *w1, const char *verb2, unsigned long s2,
+		       const char *w2)
+{
+	char *line;
+
+	if (asprintf(&line, "missing sync: %s %s \"%s\" [%#lx+%zu] (#%lu %s) and %s %s it (#%lu %s): one pipe, but pipelined: no pipe_barrier(%s) between them\n",
+		     p, verb1, b, (unsigned long)addr, size, s1, w1, p, verb2,
+		     s2, w2, p) < 0)
+		return NULL;
+	return line;
+}
+
+TEST_F(race, one_pipe_needs_its_barrier)
+{
+	char *want = same_pipe("V", "writes", "x", x, sizeof(x), 1, "add",
+			       "reads", 2, "mul");
+
+	/* Ascend C's example: Add, PipeBarrier<PIPE_V>, Mul reading Add's output. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, one_pipe_write_after_read)
+{
+	char *want = same_pipe("MTE2", "reads", "x", x, sizeof(x), 1, "peek",
+			       "writes", 2, "refill");
+
+	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "peek", ACC(x, 0)));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_MTE2, "refill", ACC(x, 1)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, the_wait_of_v_v_orders_nothing)
+{
+	char *want = same_pipe("V", "writes", "x", x, sizeof(x), 1, "add",
+			       "reads", 3, "mul");
+
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_EQ(2, WAIT(V_V, 0));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, what_orders_one_pipe)
+{
+	/* PipeBarrier of the pipe, and V_V's set. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_EQ(2, asc_race_barrier(self->race, ASC_PIPE_V, ++self->seq));
+	ASSERT_EQ(3, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_EQ(4, SET(V_V, 0));
+	ASSERT_EQ(5, WAIT(V_V, 0));
+	ASSERT_EQ(6, WORK(ASC_PIPE_V, "sub", ACC(x, 1)));
+	/* Both halves of FIX_FIX. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_FIX, "fix", ACC(y, 1)));
+	ASSERT_EQ(2, WAIT(FIX_FIX, 0));
+	ASSERT_EQ(3, WORK(ASC_PIPE_FIX, "fix", ACC(y, 0)));
+	ASSERT_EQ(4, SET(FIX_FIX, 0));
+	ASSERT_EQ(5, WORK(ASC_PIPE_FIX, "fix", ACC(y, 1)));
+	/* A set of V that comes back to V: the set ran once sub was done. */
+	ASSERT_EQ(7, SET(V_MTE3, 0));
+	ASSERT_EQ(1, WAIT(V_MTE3, 0));
+	ASSERT_EQ(2, SET(MTE3_V, 0));
+	ASSERT_EQ(8, WAIT(MTE3_V, 0));
+	ASSERT_EQ(9, WORK(ASC_PIPE_V, "div", ACC(x, 0)));
+	/* A set of V the scalar waited for. */
+	ASSERT_EQ(10, SET(V_S, 0));
+	ASSERT_EQ(1, WAIT(V_S, 0));
+	ASSERT_EQ(11, WORK(ASC_PIPE_V, "exp", ACC(x, 1)));
+	/* PIPE_ALL. */
+	ASSERT_LT(0, asc_race_barrier(self->race, ASC_PIPE_ALL, ++self->seq));
+	ASSERT_EQ(12, WORK(ASC_PIPE_V, "ln", ACC(x, 0)));
+	/* The scalar keeps its own order. */
+	ASSERT_LT(0, WORK(ASC_PIPE_S, "store", ACC(z, 1)));
+	ASSERT_LT(0, WORK(ASC_PIPE_S, "load", ACC(z, 0)));
+	ASSERT_EQ(0, asc_race_drain(self->race, "at the end"));
+	ASSERT_EQ(NULL, REPORT());
+}
+
+TEST_F(race, a_set_not_yet_back_orders_nothing)
+{
+	char *want = same_pipe("V", "writes", "x", x, sizeof(x), 1, "add",
+			       "reads", 3, "mul");
+
+	/* V sets V_MTE3 after add, but nothing brings it back before mul. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_V, "add", ACC(x, 1)));
+	ASSERT_EQ(2, SET(V_MTE3, 0));
+	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_V, "mul", ACC(x, 0)));
+	ASSERT_STREQ(want, REPORT());
+	free(want);
+}
+
+TEST_F(race, a_wait_no_set_uses_names_the_nearest_set)
+{
+	ASSERT_EQ(1, SET(V_S, 1));
+	ASSERT_FAILS(EDEADLK, WAIT(V_S, 0));
+	ASSERT_STREQ("deadlock: S waits forever for V_S id 0 (#2): no set of it was issued; the nearest set of V_S is of id 1 (#1)\n",
+		     REPORT());
+}
+
+TEST_F(race, a_cycle_through_a_wait_no_set_uses)
+{
+	/* MTE2 sets id 0, V waits for id 1: the two wait for each other. */
+	ASSERT_EQ(1, SET(MTE2_V, 0));
+	ASSERT_EQ(1, WAIT(MTE2_V, 1));
+	ASSERT_EQ(2, SET(V_MTE2, 0));
+	ASSERT_FAILS(EDEADLK, WAIT(V_MTE2, 0));
+	ASSERT_STREQ("deadlock: V waits forever for MTE2_V id 1 (#2), set by MTE2 (but no set of it was issued; the nearest set of MTE2_V is of id 0 (#1)), which waits forever for V_MTE2 id 0 (#4), set by V\n",
+		     REPORT());
+}
+
+TEST_F(race, one_line_per_pair_of_source_lines)
+{
+	struct asc_access inplace[2] = { ACC(x, 0), ACC(x, 1) };
+	struct asc_access parts[2] = { { x, 64, 1, "x" }, { x + 64, 64, 1, "x" } };
+	char want[512];
+
+	/* Two lines write x in two parts; a third reads and writes it all. */
+	asc_race_site(self->race, "k.c", 1);
+	ASSERT_EQ(1, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "fill", parts, 1));
+	ASSERT_EQ(2, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "fill", parts + 1, 1));
+	asc_race_site(self->race, "k.c", 2);
+	ASSERT_FAILS(ENOLCK, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "adds",
+					   inplace, 2));
+	snprintf(want, sizeof(want),
+		 "missing sync: V writes \"x\" [%#lx+64] (#1 fill at k.c:1) and V reads \"x\" [%#lx+4096] (#3 adds at k.c:2): one pipe, but pipelined: no pipe_barrier(V) between them, and 3 more like it\n",
+		 (unsigned long)x, (unsigned long)x);
+	ASSERT_STREQ(want, REPORT());
+}
+
+TEST_F(race, a_double_set_names_an_early_release)
+{
+	ASSERT_EQ(1, SET(MTE2_V, 0));
+	asc_race_release(self->race, MTE2_V, 0, ++self->seq);
+	ASSERT_FAILS(EBUSY, SET(MTE2_V, 0));
+	ASSERT_STREQ("possible double set: MTE2 sets MTE2_V id 0 (#3) before its previous set (#1) was waited for: no wait for it is ordered before it; the ID was released early (#2), while its set (#1) had no wait issued\n",
+		     REPORT());
+}
+
+TEST_F(race, a_release_after_the_wait_is_issued_is_not_early)
+{
+	/* pyasc's vadd: set, wait, release, all issued before they run. */
+	ASSERT_EQ(1, WORK(ASC_PIPE_MTE2, "copy_in", ACC(x, 1)));
+	ASSERT_EQ(2, SET(MTE2_V, 0));
+	ASSERT_EQ(1, WAIT(MTE2_V, 0));
+	asc_race_release(self->race, MTE2_V, 0, ++self->seq);
+	/* Set again with nothing ordering V's wait first: no early release. */
+	ASSERT_FAILS(EBUSY, SET(MTE2_V, 0));
+	ASSERT_NE(NULL, strstr(REPORT(), "possible double set"));
+	ASSERT_EQ(NULL, strstr(REPORT(), "early"));
 }
 
 TEST_F(race, an_ordered_write_replaces_what_it_covers)

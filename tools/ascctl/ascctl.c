@@ -544,7 +544,7 @@ oom:
 
 /* ---- main ------------------------------------------------------------------------ */
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s COMMAND [ARGS...]\n"
@@ -578,17 +578,17 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(stdout);
+		print_usage(stdout);
 		return 0;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].run(argc - 1, argv + 1);
 	err_msg("unknown command '%s'", argv[1]);
-	usage(stderr);
+	print_usage(stderr);
 	return 2;
 }

@@ -242,7 +242,7 @@ static const char *token(const char **p, size_t *len)
 
 	while (*tok == ' ')
 		tok++;
-	*len = strcspn(tok, " \n");
+	*len = strcspn(tok, "\n ");
 	*p = tok + *len;
 	return tok;
 }

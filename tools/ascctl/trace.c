@@ -31,6 +31,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -197,8 +198,8 @@ static bool fs_is(const char *path, long magic)
 /* Where tracefs is, mounted if it is not; libtracefs works there. */
 static int find_tracefs(void)
 {
-	static char tracing[] = "/sys/kernel/tracing";
-	static char debug_tracing[] = "/sys/kernel/debug/tracing";
+	char tracing[] = "/sys/kernel/tracing";
+	char debug_tracing[] = "/sys/kernel/debug/tracing";
 	char *root = NULL;
 	int err;
 
@@ -459,9 +460,11 @@ static int read_records(struct tracefs_instance *inst, struct asc_trace *tr)
 
 /* ---- the command ----------------------------------------------------------- */
 
-static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t nr_signals;
-static volatile sig_atomic_t last_signal;
+/* Lock-free, so that the signal handler may touch them. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int takes a lock");
+static atomic_int child_pid;
+static atomic_int nr_signals;
+static atomic_int last_signal;
 
 /*
  * The terminal signals the whole process group, COMMAND included (si_code

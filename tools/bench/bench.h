@@ -153,4 +153,7 @@ int bench_memory(const struct bench_opts *opts, unsigned int test, struct bench_
 /* core.c */
 int bench_core(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal);
 
+/* python.c */
+int bench_python(const struct bench_opts *opts, unsigned int test, struct bench_goal *goal);
+
 #endif /* ASC_BENCH_H */

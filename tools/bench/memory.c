@@ -59,7 +59,7 @@ static bool refreshed = true;
  * (/proc/sys/vm/stat_refresh, root only): without, each CPU may hold back
  * some pages' worth of every counter.
  */
-static void stat_refresh(void)
+static void fold_vm_stats(void)
 {
 	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY | O_CLOEXEC);
 
@@ -101,7 +101,7 @@ static int meminfo_read(struct meminfo *m)
 	long kib;
 	int seen = 0;
 
-	stat_refresh();
+	fold_vm_stats();
 	if (free_pages(&pages) < 0)
 		return -1;
 	m->free = pages * sysconf(_SC_PAGESIZE);

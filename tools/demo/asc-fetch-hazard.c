@@ -247,7 +247,7 @@ static bool join_threads(struct hazard *hz, pthread_t *threads)
 	return hung;
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [--alloc] [-d DEVICE] [-h]\n"
@@ -289,15 +289,15 @@ int main(int argc, char **argv)
 			dev = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 

@@ -137,7 +137,7 @@ static void kernel(struct asc_core *core, void *arg)
 	TRY(asc_core_free_tensor(core, outQueueZ, &zLocal));
 }
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: %s [--alloc] [--unchecked] [-d DEVICE] [-h]\n"
@@ -179,15 +179,15 @@ int main(int argc, char **argv)
 			attr.device = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	probe = asc_pipe_open(attr.device);

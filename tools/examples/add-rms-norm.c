@@ -17,6 +17,10 @@
  * the bytes of the unified buffer it touches (laid out as the original's
  * ubLocal: x1 and x2 as bfloat16 in the first quarter, then the float
  * buffers xFp32, sqx and tmp), PipeBarrier<PIPE_V> a barrier of V.
+ * Every PipeBarrier<PIPE_V> is a site but two whose deletion changes
+ * nothing: line 305's (the next vector instruction touches other bytes,
+ * and line 312's barrier comes before the one that does) and common.h
+ * line 106's (the set of V_S right after it also waits for the Div).
  *
  * IDs: AllocEventID for the two MTE2_V of the inputs (each released right
  * after its wait is issued, as pyasc's vadd does) and for MTE3_V;
@@ -47,20 +51,33 @@ static const struct ex_site sites[] = {
 	{ "240", "SetFlag<HardEvent::MTE2_V>(eventMTE2V2_BF16_0)" },
 	{ "241", "WaitFlag<HardEvent::MTE2_V>(eventMTE2V1_BF16_0)" },
 	{ "244", "WaitFlag<HardEvent::MTE2_V>(eventMTE2V2_BF16_0)" },
+	{ "247", "PipeBarrier<PIPE_V>()" },
+	{ "249", "PipeBarrier<PIPE_V>()" },
+	{ "251", "PipeBarrier<PIPE_V>()" },
 	{ "257", "SetFlag<HardEvent::V_MTE2>(eventVMTE2_BF16_0)" },
 	{ "258", "WaitFlag<HardEvent::V_MTE2>(eventVMTE2_BF16_0)" },
 	{ "261", "SetFlag<HardEvent::MTE2_V>(eventMTE2V2_BF16_1)" },
 	{ "268", "SetFlag<HardEvent::V_MTE3>(eventVMTE3_BF16_0)" },
 	{ "269", "WaitFlag<HardEvent::V_MTE3>(eventVMTE3_BF16_0)" },
 	{ "272", "SetFlag<HardEvent::MTE3_V>(eventMTE3V_BF16_0)" },
+	{ "281", "PipeBarrier<PIPE_V>()" },
+	{ "299", "PipeBarrier<PIPE_V>()" },
 	{ "300", "WaitFlag<HardEvent::MTE3_V>(eventMTE3VBF16)" },
+	{ "303", "PipeBarrier<PIPE_V>()" },
 	{ "306", "WaitFlag<HardEvent::MTE2_V>(eventMTE2V2BF16)" },
+	{ "312", "PipeBarrier<PIPE_V>()" },
+	{ "314", "PipeBarrier<PIPE_V>()" },
 	{ "317", "SetFlag<HardEvent::V_MTE3>(eventVMTE3_BF16_2)" },
 	{ "318", "WaitFlag<HardEvent::V_MTE3>(eventVMTE3_BF16_2)" },
 	{ "common:81", "SetFlag<HardEvent::V_S>(eventVS)" },
 	{ "common:82", "WaitFlag<HardEvent::V_S>(eventVS)" },
 	{ "common:85", "SetFlag<HardEvent::S_V>(eventSV)" },
 	{ "common:86", "WaitFlag<HardEvent::S_V>(eventSV)" },
+	{ "common:95", "PipeBarrier<PIPE_V>()" },
+	{ "common:97", "PipeBarrier<PIPE_V>()" },
+	{ "common:99", "PipeBarrier<PIPE_V>()" },
+	{ "common:101", "PipeBarrier<PIPE_V>()" },
+	{ "common:104", "PipeBarrier<PIPE_V>()" },
 };
 
 typedef uint16_t bf16;
@@ -258,18 +275,18 @@ static int BuildRstd(struct asc_core *core, float *sqx, float *xLocal,
 		     float *reduceLocal, uint32_t count)
 {
 	TRY(V_OP("Mul", OP_MUL, sqx, xLocal, xLocal, 0, count, "sqx", "xFp32", "xFp32"));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "common:95", ASC_PIPE_V));
 	TRY(V_OP("Muls", OP_MULS, sqx, sqx, NULL, avgFactor, count, "sqx", "sqx", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "common:97", ASC_PIPE_V));
 	TRY(V_OP("ReduceSumCustom", OP_REDUCE_SUM, sqx, sqx, NULL, 0, count, "sqx",
 		 "sqx", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "common:99", ASC_PIPE_V));
 	TRY(V_OP("Adds", OP_ADDS, sqx, sqx, NULL, epsilon, 1, "sqx", "sqx", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "common:101", ASC_PIPE_V));
 	TRY(V_OP("Sqrt", OP_SQRT, sqx, sqx, NULL, 0, 1, "sqx", "sqx", NULL));
 	TRY(V_OP("Duplicate", OP_DUPLICATE, reduceLocal, NULL, NULL, 1.0f, 1, "tmp",
 		 NULL, NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "common:104", ASC_PIPE_V));
 	TRY(V_OP("Div", OP_DIV, sqx, reduceLocal, sqx, 0, 1, "sqx", "tmp", "sqx"));
 	return asc_core_pipe_barrier(core, ASC_PIPE_V);
 }
@@ -294,13 +311,13 @@ static int AddBf16Input(struct asc_core *core, bf16 *x1Local, bf16 *x2Local,
 	TRY(asc_core_release_event_id(core, id2, MTE2_V));
 	TRY(V_OP("Cast", OP_CAST_TO_FLOAT, x2Fp32Local, x2Local, NULL, 0, numCol,
 		 "sqx", "x2Local", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "247", ASC_PIPE_V));
 	TRY(V_OP("Add", OP_ADD, xFp32Local, xFp32Local, x2Fp32Local, 0, numCol,
 		 "xFp32", "xFp32", "sqx"));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "249", ASC_PIPE_V));
 	TRY(V_OP("Cast", OP_CAST_TO_BF16, x1Local, xFp32Local, NULL, 0, numCol,
 		 "x1Local", "xFp32", NULL));
-	return asc_core_pipe_barrier(core, ASC_PIPE_V);
+	return ex_pipe_barrier(core, "251", ASC_PIPE_V);
 }
 
 /* Lines 254-263: gamma into x2Local once V is done with it. */
@@ -339,7 +356,7 @@ static int ComputeBf16Rstd(struct asc_core *core, bf16 *xLocal, float *xFp32Loca
 {
 	TRY(V_OP("Cast", OP_CAST_TO_FLOAT, xFp32Local, xLocal, NULL, 0, numCol,
 		 "xFp32", "x1Local", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "281", ASC_PIPE_V));
 	TRY(BuildRstd(core, sqxLocal, xFp32Local, tmpLocal, numCol));
 	return ReadLocalFloat(core, sqxLocal, rstd);
 }
@@ -354,22 +371,22 @@ static int NormalizeAndCopyBf16Y(struct asc_core *core, bf16 *yLocal,
 
 	TRY(V_OP("Muls", OP_MULS, xFp32Local, xFp32Local, NULL, rstd, numCol,
 		 "xFp32", "xFp32", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "299", ASC_PIPE_V));
 	TRY(ex_wait(core, "300", MTE3_V, eventMTE3V));
 	TRY(asc_core_release_event_id(core, eventMTE3V, MTE3_V));
 	TRY(V_OP("Cast", OP_CAST_TO_BF16, yLocal, xFp32Local, NULL, 0, numCol,
 		 "x1Local", "xFp32", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "303", ASC_PIPE_V));
 	TRY(V_OP("Cast", OP_CAST_TO_FLOAT, xFp32Local, yLocal, NULL, 0, numCol,
 		 "xFp32", "x1Local", NULL));
 	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_wait(core, "306", MTE2_V, eventMTE2V));
 	TRY(V_OP("Cast", OP_CAST_TO_FLOAT, gammaFp32, gammaLocal, NULL, 0, numCol,
 		 "sqx", "x2Local", NULL));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "312", ASC_PIPE_V));
 	TRY(V_OP("Mul", OP_MUL, xFp32Local, xFp32Local, gammaFp32, 0, numCol,
 		 "xFp32", "xFp32", "sqx"));
-	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
+	TRY(ex_pipe_barrier(core, "314", ASC_PIPE_V));
 	TRY(V_OP("Cast", OP_CAST_TO_BF16, yLocal, xFp32Local, NULL, 0, numCol,
 		 "x1Local", "xFp32", NULL));
 	TRY(eventVMTE3 = asc_core_fetch_event_id(core, V_MTE3));

@@ -143,6 +143,21 @@ int ex_cross_wait_at(struct asc_core *core, const char *key, int flag_id,
 		     int pipe_id, const char *file, int line);
 
 /**
+ * ex_pipe_barrier_at() - PipeBarrier<@pipe_id>() at site @key, unless it
+ * is deleted.
+ * @core: the core.
+ * @key: the site.
+ * @pipe_id: the pipe, or ASC_PIPE_ALL.
+ * @file: the caller's file.
+ * @line: its line.
+ *
+ * Return: what asc_core_pipe_barrier() returns; 0 when the site is
+ * deleted.
+ */
+int ex_pipe_barrier_at(struct asc_core *core, const char *key, int pipe_id,
+		       const char *file, int line);
+
+/**
  * ex_sync_all_at() - SyncAll() at site @key, unless it is deleted.
  * @core: the core, of a launch.
  * @key: the site.
@@ -207,6 +222,7 @@ int ex_free_tensor_at(struct asc_core *core, const char *key, struct asc_que *qu
 #define ex_wait(...)		ex_wait_at(__VA_ARGS__, __FILE__, __LINE__)
 #define ex_cross_set(...)	ex_cross_set_at(__VA_ARGS__, __FILE__, __LINE__)
 #define ex_cross_wait(...)	ex_cross_wait_at(__VA_ARGS__, __FILE__, __LINE__)
+#define ex_pipe_barrier(...)	ex_pipe_barrier_at(__VA_ARGS__, __FILE__, __LINE__)
 #define ex_sync_all(...)	ex_sync_all_at(__VA_ARGS__, __FILE__, __LINE__)
 #define ex_enque(...)		ex_enque_at(__VA_ARGS__, __FILE__, __LINE__)
 #define ex_deque(...)		ex_deque_at(__VA_ARGS__, __FILE__, __LINE__)

@@ -172,6 +172,11 @@ static int Compute(struct asc_core *core, struct Lerp *op)
 	TRY(asc_core_tbuf_get(core, op->tmp1, 0, &fstart));
 	TRY(asc_core_tbuf_get(core, op->tmp2, 0, &fend));
 
+	/*
+	 * The original writes no PipeBarrier<PIPE_V>: the compiler's
+	 * automatic sync inserts one between two vector instructions that
+	 * share bytes.  Here they are written out, where it puts them.
+	 */
 	/* Convert to float with no rounding. */
 	TRY(ex_vec(core, ASC_PIPE_V, EX_CAST_BF16_F32, "Cast(fstart, startLocal)",
 		   EX_LOCAL(fstart), EX_LOCAL(startLocal), EX_NONE, 0, n));
@@ -179,20 +184,28 @@ static int Compute(struct asc_core *core, struct Lerp *op)
 		   EX_LOCAL(fend), EX_LOCAL(endLocal), EX_NONE, 0, n));
 
 	/* High precision computation: fy = start + weight * (end - start). */
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_SUB, "Sub(fend, fend, fstart)",
 		   EX_LOCAL(fend), EX_LOCAL(fend), EX_LOCAL(fstart), 0, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_CAST_BF16_F32, "Cast(fstart, weightLocal)",
 		   EX_LOCAL(fstart), EX_LOCAL(weightLocal), EX_NONE, 0, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_MUL, "Mul(fend, fstart, fend)",
 		   EX_LOCAL(fend), EX_LOCAL(fstart), EX_LOCAL(fend), 0, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_CAST_BF16_F32, "Cast(fstart, startLocal)",
 		   EX_LOCAL(fstart), EX_LOCAL(startLocal), EX_NONE, 0, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_ADD, "Add(fend, fend, fstart)",
 		   EX_LOCAL(fend), EX_LOCAL(fend), EX_LOCAL(fstart), 0, n));
 
 	/* Convert back with rounding to nearest even. */
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_CAST_F32_BF16, "Cast(yLocal, fend)",
 		   EX_LOCAL(yLocal), EX_LOCAL(fend), EX_NONE, 0, n));
+	/* And before the next tile's casts write fstart and fend again. */
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 
 	TRY(ex_enque(core, "139", op->outQueueY, &yLocal));
 	TRY(ex_free_tensor(core, "140", op->inQueueStart, &startLocal));

@@ -142,13 +142,22 @@ static int Compute(struct asc_core *core, struct KernelSigmoid *op, uint64_t off
 	TRY(ex_set(core, "105", MTE2_V, eventIDMTE2ToV));
 	TRY(ex_wait(core, "106", MTE2_V, eventIDMTE2ToV));
 
+	/*
+	 * The original writes no PipeBarrier<PIPE_V>: the compiler's
+	 * automatic sync inserts one between two vector instructions that
+	 * share bytes (the Duplicate of Init and the Div too).  Here they
+	 * are written out, where it puts them.
+	 */
 	TRY(asc_core_tbuf_get(core, op->tmpCommon, 0, &oneLocal));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_MULS, "Muls(xLocal, xLocal, -1.0f)",
 		   EX_LOCAL(xLocal), EX_LOCAL(xLocal), EX_NONE, -1.0f, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_EXP, "Exp(xLocal, xLocal)",
 		   EX_LOCAL(xLocal), EX_LOCAL(xLocal), EX_NONE, 0, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_ADDS, "Adds(xLocal, xLocal, 1.0f)",
 		   EX_LOCAL(xLocal), EX_LOCAL(xLocal), EX_NONE, 1.0f, n));
+	TRY(asc_core_pipe_barrier(core, ASC_PIPE_V));
 	TRY(ex_vec(core, ASC_PIPE_V, EX_DIV, "Div(yLocal, oneLocal, xLocal)",
 		   EX_LOCAL(yLocal), EX_LOCAL(oneLocal), EX_LOCAL(xLocal), 0, n));
 

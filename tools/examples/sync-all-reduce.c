@@ -287,6 +287,13 @@ static void Process(struct asc_core *core, void *arg)
 	ex_sync_all(core, "SyncAll");
 	que_wait(core, u, "55", MTE3_V);
 	asc_core_issue(core, ASC_PIPE_V, copy_src2_to_dst, u, "DataCopy(dstLocal, srcLocal2)", cp, 2);
+	/*
+	 * Not in the sample: the first Add reads dstLocal, and the
+	 * compiler's automatic sync puts a PipeBarrier<PIPE_V> between the
+	 * two (each later Add is ordered by its queue's flags, V_MTE2 and
+	 * MTE2_V, that come back to V).
+	 */
+	asc_core_pipe_barrier(core, ASC_PIPE_V);
 	for (i = 0; i < (int)cores; i++) {
 		if (i != block_idx) {
 			CopyFromOtherCore(core, u, i);

@@ -27,8 +27,9 @@ from .constexpr import ConstExpr
 from .enums import HardEvent, KernelType, PipeID, TPosition, check_libasc
 from .errors import (AscError, CancelledError, DeadlockError, DoubleSetError,
                      EventIDExhaustedError, EventIDInUseError,
-                     EventIDNotAllocatedError, InvalidArgumentError, MissingSyncError,
-                     QueueError, WrongPipeError)
+                     EventIDNotAllocatedError, InvalidArgumentError, MemoryCheckError,
+                     MisalignedAccessError, MissingSyncError, OutOfBoundsError, QueueError,
+                     UninitializedReadError, UninitializedReadWarning, WrongPipeError)
 from .ops import add, bilinear_interpolation, data_copy, duplicate, mul, muls
 from .runtime import (JITFunction, get_block_idx, get_block_num, get_sub_block_idx,
                       get_sub_block_num, jit)
@@ -55,9 +56,9 @@ __all__ = [
     "AscError", "CancelledError", "ConstExpr", "DataType", "DeadlockError", "DoubleSetError",
     "EventIDExhaustedError", "EventIDInUseError", "EventIDNotAllocatedError",
     "GlobalAddress", "GlobalTensor", "HardEvent", "InvalidArgumentError", "JITFunction",
-    "KernelType", "LocalTensor", "MissingSyncError", "PipeID", "QueueError", "TBuf", "TPipe",
-    "TPosition", "TQue", "TQueBind",
-    "WrongPipeError", "add", "bilinear_interpolation", "cross_core_set_flag", "cross_core_wait_flag", "data_copy",
+    "KernelType", "LocalTensor", "MemoryCheckError", "MisalignedAccessError", "MissingSyncError",
+    "OutOfBoundsError", "PipeID", "QueueError", "TBuf", "TPipe", "TPosition", "TQue", "TQueBind",
+    "UninitializedReadError", "UninitializedReadWarning", "WrongPipeError", "add", "bilinear_interpolation", "cross_core_set_flag", "cross_core_wait_flag", "data_copy",
     "double", "duplicate", "float16", "float32", "float64", "float_", "get_block_idx",
     "get_block_num", "get_sub_block_idx", "get_sub_block_num", "get_tpipe_ptr", "half",
     "ib_set", "ib_wait", "int16", "int32", "int64", "int8", "int_", "jit", "mul", "muls", "pipe_barrier",

@@ -175,6 +175,7 @@ _proto("asc_core_tbuf_get_with_offset_at", _I, _P, _P, _Z, _Z, _L, _S, _I)
 _proto("asc_core_tpipe_init_at", _I, _P, _S, _I)
 _proto("asc_core_tpipe_destroy_at", _I, _P, _S, _I)
 _proto("asc_local_sub", _I, _L, _Z, _Z, _L)
+_proto("asc_core_gm_buffer", _I, _P, _P, _Z, _S)
 _proto("asc_que_events", _I, _I, ctypes.POINTER(_I), ctypes.POINTER(_I))
 
 libc = ctypes.CDLL(None, use_errno=True)

@@ -31,7 +31,7 @@ class AscError(OSError):
 
 
 class MissingSyncError(AscError):
-    """ENOLCK: accesses of two pipes no set/wait orders, or a set never waited for."""
+    """ENOLCK: accesses no set/wait or barrier orders, a set never waited for, or an ID leaked."""
 
 
 class DoubleSetError(AscError):
@@ -76,6 +76,34 @@ class QueueError(AscError):
     """
 
 
+class MemoryCheckError(AscError, ValueError):
+    """EFAULT: an access the memory checks refuse; the report's first line says which.
+
+    Also a ValueError, what the package raised before it checked memory.
+    """
+
+
+class OutOfBoundsError(MemoryCheckError):
+    """An access past its LocalTensor's buffer, its local memory, its
+    GlobalTensor's slice or the array the launch was given."""
+
+
+class MisalignedAccessError(MemoryCheckError):
+    """A data_copy (MTE2 or MTE3) at a Unified Buffer address off a 32-byte boundary."""
+
+
+class UninitializedReadError(MemoryCheckError):
+    """A read of local memory never written since init_buffer, with ASC_UNINIT_READS=error."""
+
+
+class UninitializedReadWarning(UserWarning):
+    """A read of local memory never written since init_buffer: the launch's warning."""
+
+
+#: The memory checks' report lines, by their first words.
+_MEMCHECK = (("out of bounds:", OutOfBoundsError), ("misaligned:", MisalignedAccessError),
+             ("uninitialized read:", UninitializedReadError))
+
 _BY_ERRNO: Dict[int, Type[AscError]] = {
     _errno.ENOLCK: MissingSyncError,
     _errno.EBUSY: DoubleSetError,
@@ -86,6 +114,7 @@ _BY_ERRNO: Dict[int, Type[AscError]] = {
     _errno.EPERM: WrongPipeError,
     _errno.EINTR: CancelledError,
     _errno.EINVAL: InvalidArgumentError,
+    _errno.EFAULT: MemoryCheckError,
 }
 
 
@@ -97,13 +126,17 @@ QUEUE_ERRNOS = frozenset({_errno.ENODATA, _errno.EOVERFLOW, _errno.EXDEV, _errno
 _CORE_LINE = re.compile(r"^core \d+( \([^)]*\))?:$")
 
 
-def is_queue_report(report: Optional[str]) -> bool:
-    """Whether the first finding of ``report`` is a queue's error (``queue: ...``)."""
+def _first_finding(report: Optional[str]) -> str:
     for line in (report or "").splitlines():
         line = line.strip()
         if line and not _CORE_LINE.match(line):
-            return line.startswith("queue:")
-    return False
+            return line
+    return ""
+
+
+def is_queue_report(report: Optional[str]) -> bool:
+    """Whether the first finding of ``report`` is a queue's error (``queue: ...``)."""
+    return _first_finding(report).startswith("queue:")
 
 
 def error(err: int, what: str, report: Optional[str] = None, queue: bool = False) -> AscError:
@@ -111,4 +144,9 @@ def error(err: int, what: str, report: Optional[str] = None, queue: bool = False
     (``queue``) or a report that starts with a queue's error."""
     if queue or is_queue_report(report):
         return QueueError(err, what, report)
+    if err == _errno.EFAULT:
+        first = _first_finding(report)
+        for prefix, cls in _MEMCHECK:
+            if first.startswith(prefix):
+                return cls(err, what, report)
     return _BY_ERRNO.get(err, AscError)(err, what, report)

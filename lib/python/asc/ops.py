@@ -9,25 +9,66 @@ forms of pyasc's overloads exist here.
 
 from __future__ import annotations
 
-from typing import Any, Union
+import errno
+import os
+from typing import Any, Sequence, Tuple, Union
 
 import numpy as np
 
 from .enums import PipeID
+from .errors import OutOfBoundsError
 from .runtime import current_core, issue
 from .tensor import GlobalTensor, LocalTensor, _Tensor
+from .where import call_site
 
 Number = Union[int, float]
 
 
-def _count(api: str, count: int, *tensors: _Tensor) -> int:
+def _count(api: str, count: int) -> int:
     count = int(count)
     if count <= 0:
         raise ValueError(f"{api}: count must be positive, not {count}")
-    for t in tensors:
-        if count > t.get_size():
-            raise ValueError(f"{api}: count {count} exceeds the {t.get_size()} elements of {t.name}")
     return count
+
+
+def _span(t: _Tensor, n: int) -> Tuple[Any, bool]:
+    """The bytes of ``n`` elements of ``t`` from its start: its view's, or,
+    when they run past its end, (address, bytes) and True."""
+    view = t._view()
+    if n <= view.size:
+        return view[:n], False
+    return (view.ctypes.data, n * view.itemsize), True
+
+
+def _past(api: str, pipe: PipeID, tensors: Sequence[Tuple[_Tensor, bool]], n: int) -> None:
+    """``n`` elements run past a tensor the memory checks of libasc know no
+    bounds of (a LocalTensor made at an address, a GlobalTensor's own
+    buffer): raise what they would."""
+    core = current_core(api)
+    file, line = call_site()
+    at = f" at {os.path.basename(file.decode())}:{line}" if file else ""
+    for t, write in tensors:
+        have = t._view().nbytes
+        want = n * t._view().itemsize
+        if want > have:
+            raise OutOfBoundsError(
+                errno.EFAULT, api,
+                f"out of bounds: {api} on {pipe.name[5:]} of core {core.block_idx} "
+                f"{'writes' if write else 'reads'} \"{t.name}\" [0+{want}], past its {have} bytes{at}")
+
+
+def _issue_checked(api: str, pipe: PipeID, fn, operands: Sequence[Tuple[_Tensor, bool]],
+                   n: int, extra: Sequence[Any] = ()) -> None:
+    """Issue ``fn`` over ``n`` elements of each operand (tensor, written):
+    past a tensor's end the access is declared as the kernel asked, and the
+    memory checks refuse it."""
+    spans = [_span(t, n) for t, _ in operands]
+    acc = [(a, w, t.name) for (a, _), (t, w) in zip(spans, operands)] + list(extra)
+    if not any(over for _, over in spans):
+        issue(pipe, lambda: fn(*[a for a, _ in spans]), api, acc)
+        return
+    issue(pipe, lambda: None, api, acc)
+    _past(api, pipe, operands, n)
 
 
 def _same_dtype(api: str, *tensors: _Tensor) -> None:
@@ -47,22 +88,21 @@ def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
     else:
         raise TypeError("data_copy: only GlobalTensor to LocalTensor and LocalTensor to GlobalTensor")
     _same_dtype("data_copy", dst, src)
-    n = _count("data_copy", count, dst, src)
-    d, s = dst._view()[:n], src._view()[:n]
-    issue(pipe, lambda: np.copyto(d, s), "data_copy", [(s, False, src.name), (d, True, dst.name)])
+    n = _count("data_copy", count)
+    _issue_checked("data_copy", pipe, lambda s, d: np.copyto(d, s),
+                   [(src, False), (dst, True)], n)
 
 
 def _vector(api: str, dst: LocalTensor, srcs: tuple, count: int, fn) -> None:
     current_core(api)
-    for t in (dst,) + srcs:
+    tensors = (dst,) + srcs
+    for t in tensors:
         if not isinstance(t, LocalTensor):
             raise TypeError(f"{api}: operands must be LocalTensors")
     _same_dtype(api, dst, *srcs)
-    n = _count(api, count, dst, *srcs)
-    d = dst._view()[:n]
-    s = [t._view()[:n] for t in srcs]
-    acc = [(v, False, t.name) for v, t in zip(s, srcs)] + [(d, True, dst.name)]
-    issue(PipeID.PIPE_V, lambda: fn(d, *s), api, acc)
+    n = _count(api, count)
+    _issue_checked(api, PipeID.PIPE_V, lambda *v: fn(v[-1], *v[:-1]),
+                   [(t, False) for t in srcs] + [(dst, True)], n)
 
 
 def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,

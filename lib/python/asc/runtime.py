@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import inspect
 import itertools
 import signal
 import threading
 import traceback
+import warnings
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -29,7 +31,7 @@ import numpy as np
 from . import _libasc
 from .constexpr import check_constexprs, constexpr_params
 from .enums import LAUNCH_KIND, KernelType, PipeID
-from .errors import QUEUE_ERRNOS, AscError, error
+from .errors import QUEUE_ERRNOS, AscError, UninitializedReadWarning, error
 from .where import call_site
 
 _lib = _libasc.lib
@@ -131,23 +133,43 @@ def issue(pipe: PipeID, fn: Callable[[], None], what: str,
     """Issue ``fn`` to the in-order queue of ``pipe``, declaring its buffers.
 
     Each access is (array, write, name): the bytes of the numpy array
-    ``array`` (contiguous), written when ``write`` is true, else read.
-    The call site is the kernel's line that made the call.
+    ``array`` (contiguous), or (address, bytes), written when ``write`` is
+    true, else read.  The call site is the kernel's line that made the
+    call.
     """
     core = current_core("issue")
-    acc = list(accesses)
-    arr = (_libasc.Access * max(len(acc), 1))()
+    acc = accesses if isinstance(accesses, (list, tuple)) else list(accesses)
+    n = len(acc)
+    # libasc copies the accesses before the call returns: filled field by
+    # field, which costs a fifth of building a struct per access.
+    arr = _access_arrays[n]() if n < len(_access_arrays) else (_libasc.Access * n)()
     for i, (a, write, name) in enumerate(acc):
-        if a.nbytes == 0:
+        addr, nbytes = a if isinstance(a, tuple) else (a.__array_interface__["data"][0], a.nbytes)
+        if nbytes == 0:
             raise ValueError(f"{what}: an access of 0 bytes")
-        arr[i] = _libasc.Access(a.ctypes.data, a.nbytes, 1 if write else 0, name.encode())
+        e = arr[i]
+        e.addr = addr
+        e.size = nbytes
+        e.write = 1 if write else 0
+        e.name = _encoded(name)
     key = next(_keys)
     _works[key] = (core, fn)
-    rc = _lib.asc_core_issue_at(core.ptr, int(pipe), _run_work, key, what.encode(), arr, len(acc),
-                                *call_site())
+    file, line = call_site()
+    rc = _lib.asc_core_issue_at(core.ptr, int(pipe), _run_work, key, _encoded(what), arr, n,
+                                file, line)
     if rc < 0:
         _works.pop(key, None)
         core.check(rc, what)
+
+
+#: The array types of 0 to 7 accesses (0: one element, never read).
+_access_arrays = [_libasc.Access * max(n, 1) for n in range(8)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _encoded(text: str) -> bytes:
+    """``text`` as libasc takes it: the names of accesses and work repeat."""
+    return text.encode()
 
 
 class Launch:
@@ -179,6 +201,7 @@ class Launch:
             core.cancelled = self.cancelled
         _local.core = core
         try:
+            self.declare_arrays(core)
             self.fn(*self.args)
         except BaseException as e:  # noqa: B902 - nothing may escape into C
             core.kernel_exc = e
@@ -189,6 +212,20 @@ class Launch:
             with core.lock:
                 core.alive = False
             _local.core = None
+
+    def declare_arrays(self, core: Core) -> None:
+        """Each array argument, named after its parameter, for the memory checks."""
+        from .tensor import GlobalAddress
+
+        try:
+            names = list(inspect.signature(self.fn).parameters)
+        except (TypeError, ValueError):
+            names = []
+        for i, a in enumerate(self.args):
+            if isinstance(a, GlobalAddress) and a.array.nbytes:
+                a.name = names[i] if i < len(names) else f"arg{i}"
+                core.check(_lib.asc_core_gm_buffer(core.ptr, a.array.ctypes.data, a.array.nbytes,
+                                                   a.name.encode()), "asc_core_gm_buffer")
 
     def run(self) -> None:
         """asc_launch_run(), on a thread where SIGINT is blocked."""
@@ -276,6 +313,9 @@ def launch(fn: Callable[..., Any], core_num: int, args: Sequence[Any],
         raise error(run.err, name, run.report) from first
     if first is not None:
         raise first
+    if run.report:
+        warnings.warn(UninitializedReadWarning(f"{name}: the memory checks warn:\n" + run.report.rstrip("\n")),
+                      stacklevel=3)
 
 
 class JITFunction:

@@ -27,28 +27,36 @@ from .where import call_site
 GM_SLOT_BYTES = 32
 
 
+def _flag(api: str, call, event: HardEvent, event_id: int) -> None:
+    core = current_core(api)
+    if type(event) is not HardEvent:
+        event = HardEvent(event)
+    event_id = int(event_id)
+    file, line = call_site()
+    rc = call(core.ptr, event._value_, event_id, file, line)
+    if rc < 0:
+        core.check(rc, f"{api}({event.name}, {event_id})")
+
+
 def set_flag(event: HardEvent, event_id: int = 0) -> None:
     """set_flag(event, event_id): the source pipe of ``event`` sets the flag."""
-    core = current_core("set_flag")
-    event = HardEvent(event)
-    core.check(_lib.asc_core_set_flag_at(core.ptr, int(event), int(event_id), *call_site()),
-               f"set_flag({event.name}, {int(event_id)})")
+    _flag("set_flag", _lib.asc_core_set_flag_at, event, event_id)
 
 
 def wait_flag(event: HardEvent, event_id: int = 0) -> None:
     """wait_flag(event, event_id): the destination pipe of ``event`` waits for it."""
-    core = current_core("wait_flag")
-    event = HardEvent(event)
-    core.check(_lib.asc_core_wait_flag_at(core.ptr, int(event), int(event_id), *call_site()),
-               f"wait_flag({event.name}, {int(event_id)})")
+    _flag("wait_flag", _lib.asc_core_wait_flag_at, event, event_id)
 
 
 def pipe_barrier(pipe: PipeID) -> None:
     """pipe_barrier(pipe): order the pipe; PIPE_ALL waits for every pipe."""
     core = current_core("pipe_barrier")
-    pipe = PipeID(pipe)
-    core.check(_lib.asc_core_pipe_barrier_at(core.ptr, int(pipe), *call_site()),
-               f"pipe_barrier({pipe.name})")
+    if type(pipe) is not PipeID:
+        pipe = PipeID(pipe)
+    file, line = call_site()
+    rc = _lib.asc_core_pipe_barrier_at(core.ptr, pipe._value_, file, line)
+    if rc < 0:
+        core.check(rc, f"pipe_barrier({pipe.name})")
 
 
 def cross_core_set_flag(flag_id: int, mode_id: int, pipe: PipeID) -> None:

@@ -18,7 +18,8 @@ import numpy as np
 
 from . import _libasc
 from .enums import PipeID, TPosition
-from .runtime import issue, current_core
+from .runtime import _local as _runtime_local, issue, current_core
+from .where import assigned_name
 
 Number = Union[int, float]
 
@@ -67,15 +68,17 @@ int_ = int32
 class GlobalAddress:
     """A typed address in global memory: an array argument of a kernel."""
 
-    def __init__(self, array: np.ndarray, offset: int = 0) -> None:
+    def __init__(self, array: np.ndarray, offset: int = 0, name: str = "GM") -> None:
         if not array.flags.c_contiguous:
             raise ValueError("a kernel's array arguments must be C-contiguous")
         self.array = array.reshape(-1)
         self.offset = offset
         self.dtype = DataType(array.dtype.name)
+        #: The kernel's parameter it came from, for the memory checks.
+        self.name = name
 
     def __add__(self, n: int) -> "GlobalAddress":
-        return GlobalAddress(self.array, self.offset + int(n))
+        return GlobalAddress(self.array, self.offset + int(n), self.name)
 
 
 class _Tensor:
@@ -139,12 +142,13 @@ class GlobalTensor(_Tensor):
     """A view of global memory, set with set_global_buffer().
 
     A GlobalTensor never given a buffer gets one of its own, zeroed, the
-    first time an operation uses it, as large as that operation needs.
+    first time an operation uses it, as large as that operation needs.  It
+    is named after the variable it is assigned to (``z_gm``), else "GM".
     """
 
     def __init__(self) -> None:
         self.data: Optional[np.ndarray] = None
-        self.name = "GM"
+        self.name = assigned_name() or "GM"
 
     def set_global_buffer(self, buffer: Optional[GlobalAddress] = None,
                           buffer_size: Optional[int] = None) -> None:
@@ -155,6 +159,11 @@ class GlobalTensor(_Tensor):
         if end is not None and end > buffer.array.size:
             raise ValueError(f"buffer_size {buffer_size} goes past the end of the array")
         self.data = buffer.array[buffer.offset:end]
+        core = getattr(_runtime_local, "core", None)
+        if end is not None and core is not None and self.data.nbytes:
+            core.check(_libasc.lib.asc_core_gm_buffer(core.ptr, self.data.ctypes.data,
+                                                      self.data.nbytes, self.name.encode()),
+                       "set_global_buffer")
 
     def _view(self) -> np.ndarray:
         if self.data is None:
@@ -166,8 +175,9 @@ class GlobalTensor(_Tensor):
             self.data = np.zeros(count, dtype=dtype)
 
     def __getitem__(self, key: object) -> "GlobalTensor":
-        t = GlobalTensor()
+        t = GlobalTensor.__new__(GlobalTensor)
         t.data = self._slice(self._start(key, "GlobalTensor"))
+        t.name = self.name
         return t
 
 

@@ -13,21 +13,33 @@ from __future__ import annotations
 import linecache
 import re
 import sys
-from types import FrameType
-from typing import Optional, Tuple
+from types import CodeType, FrameType
+from typing import Dict, Optional, Tuple
 
 _ASSIGNED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=]*)?=(?!=)")
 
 
-def _ours(frame: FrameType) -> bool:
+#: Per code object: None when it is this package's, else its file's name as bytes.
+_files: Dict[CodeType, Optional[bytes]] = {}
+
+
+def _file(frame: FrameType) -> Optional[bytes]:
+    """None for a frame of this package, else its file's name (cached per code)."""
+    code = frame.f_code
+    try:
+        return _files[code]
+    except KeyError:
+        pass
     name = frame.f_globals.get("__name__", "")
-    return name == "asc" or name.startswith("asc.")
+    ours = name == "asc" or name.startswith("asc.")
+    _files[code] = file = None if ours else code.co_filename.encode()
+    return file
 
 
 def kernel_frame() -> Optional[FrameType]:
     """The innermost frame of the calling stack outside this package."""
     frame = sys._getframe(1)
-    while frame is not None and _ours(frame):
+    while frame is not None and _file(frame) is None:
         frame = frame.f_back
     return frame
 
@@ -43,7 +55,10 @@ def assigned_name(frame: Optional[FrameType] = None) -> Optional[str]:
 
 def call_site() -> Tuple[Optional[bytes], int]:
     """(file, line) of the kernel's frame for libasc's _at calls; (None, 0) if none."""
-    frame = kernel_frame()
-    if frame is None:
-        return None, 0
-    return frame.f_code.co_filename.encode(), frame.f_lineno
+    frame = sys._getframe(1)
+    while frame is not None:
+        file = _file(frame)
+        if file is not None:
+            return file, frame.f_lineno
+        frame = frame.f_back
+    return None, 0

@@ -4,6 +4,7 @@
 import errno
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -115,6 +116,18 @@ def run(body, core_num=1, **options):
     asc.jit(**options)(body)[core_num]()
 
 
+def test_a_wait_no_set_uses_names_the_nearest_set():
+    def body():
+        asc.set_flag(asc.HardEvent.V_S, 1)
+        asc.wait_flag(asc.HardEvent.V_S, 0)
+    with pytest.raises(asc.DeadlockError) as e:
+        run(body)
+    line = [l for l in e.value.report.splitlines() if "deadlock:" in l][0]
+    assert "waits forever for V_S id 0 (#2 at test_kernels.py:" in line, line
+    assert "no set of it was issued; the nearest set of V_S is of id 1 " \
+           "(#1 at test_kernels.py:" in line, line
+
+
 def test_double_set_raises():
     def body():
         asc.TPipe()
@@ -205,7 +218,9 @@ def test_vector_ops_and_scalar_access():
         b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 64, 8)
         c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 128, 8)
         asc.duplicate(a, 3.0, 8)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.muls(b, a, 2.0, 8)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.mul(c, a, b, 8)
         ev = pipe.fetch_event_id(asc.HardEvent.V_S)
         asc.set_flag(asc.HardEvent.V_S, ev)
@@ -219,6 +234,64 @@ def test_vector_ops_and_scalar_access():
     asc.jit(body)[1](out)
     assert vals == [18.0]
     assert out.tolist() == [1.5] + [18.0] * 7
+
+
+@pytest.mark.parametrize("barrier", [None, "PIPE_V", "PIPE_ALL", "V_V"])
+def test_one_pipe_needs_its_barrier(barrier):
+    # Ascend C's PipeBarrier example: Add, PipeBarrier<PIPE_V>, Mul.
+    def body():
+        pipe = asc.TPipe()
+        a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
+        b = asc.LocalTensor(asc.float32, asc.TPosition.VECCALC, 64, 8)
+        c = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 128, 8)
+        asc.add(b, a, a, 8)
+        if barrier == "V_V":
+            ev = pipe.fetch_event_id(asc.HardEvent.V_V)
+            asc.set_flag(asc.HardEvent.V_V, ev)
+            asc.wait_flag(asc.HardEvent.V_V, ev)
+        elif barrier:
+            asc.pipe_barrier(asc.PipeID[barrier])
+        asc.mul(c, b, a, 8)
+    if barrier:
+        run(body)
+        return
+    with pytest.raises(asc.MissingSyncError) as e:
+        run(body)
+    assert e.value.errno == errno.ENOLCK
+    line = [l for l in e.value.report.splitlines() if "missing sync:" in l][0]
+    assert line.startswith("missing sync: V writes "), e.value.report
+    assert " add at test_kernels.py:" in line and " mul at test_kernels.py:" in line, line
+    assert line.endswith("one pipe, but pipelined: no pipe_barrier(V) between them"), line
+
+
+@pytest.mark.parametrize("at", ["reset", "destroy", "end", None])
+def test_an_id_never_released_is_a_leak(at):
+    lines = {}
+
+    def body():
+        pipe = asc.TPipe()
+        lines["alloc"] = sys._getframe().f_lineno + 1
+        ev = pipe.alloc_event_id(asc.HardEvent.V_S)
+        asc.set_flag(asc.HardEvent.V_S, ev)
+        asc.wait_flag(asc.HardEvent.V_S, ev)
+        if at is None:
+            pipe.release_event_id(ev, asc.HardEvent.V_S)
+        elif at != "end":
+            lines["end"] = sys._getframe().f_lineno + 1
+            getattr(pipe, at)()
+    if at is None:
+        run(body)
+        return
+    with pytest.raises(asc.MissingSyncError) as e:
+        run(body)
+    assert e.value.errno == errno.ENOLCK
+    line = [l for l in e.value.report.splitlines() if "leaked ID:" in l][0]
+    assert line.startswith("leaked ID: V_S id 0, allocated by the kernel "
+                           f"(#1 at test_kernels.py:{lines['alloc']}), never released "), line
+    if at == "end":
+        assert line.endswith(" by the end of the kernel"), line
+    else:
+        assert line.endswith(f" before {at} (#4 at test_kernels.py:{lines['end']})"), line
 
 
 def test_a_scalar_read_without_sync_is_a_missing_sync():

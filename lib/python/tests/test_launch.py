@@ -128,6 +128,7 @@ def test_sync_all_then_a_reduction_on_core_0():
         sync(HE.MTE2_V)
         asc.duplicate(b, 0.0, TILE)
         for j in range(num):
+            asc.pipe_barrier(asc.PipeID.PIPE_V)
             asc.add(b, b, p[j * TILE:], TILE)
         sync(HE.V_MTE3)
         asc.data_copy(out_gm, b, TILE)
@@ -263,6 +264,7 @@ def test_mix_kernel_aivs_meet_in_sync_all_without_the_aic(ai_cores):
             sync(HE.MTE2_V)
             asc.duplicate(b, 0.0, TILE)
             for j in range(n):
+                asc.pipe_barrier(asc.PipeID.PIPE_V)
                 asc.add(b, b, p[j * TILE:], TILE)
             sync(HE.V_MTE3)
             asc.data_copy(out_gm, b, TILE)
@@ -332,6 +334,7 @@ def reduce_kernel(software, used, n):
         sync(HE.MTE2_V)
         asc.duplicate(b, 0.0, TILE)
         for j in range(used):
+            asc.pipe_barrier(asc.PipeID.PIPE_V)
             asc.add(b, b, p[j * TILE:], TILE)
         sync(HE.V_MTE3)
         asc.data_copy(out_gm[i * TILE:], b, TILE)

@@ -131,6 +131,7 @@ def test_tquebind_tbuf_depth_0_and_user_tags():
                        tmp.alloc_tensor(asc.float32).get_length())
         asc.muls(scratch, a, 2.0, 128)
         c = qo.alloc_tensor(asc.float32)
+        asc.pipe_barrier(asc.PipeID.PIPE_V)
         asc.muls(c, scratch, 0.5, 128)
         q0.free_tensor(a)
         tmp.free_tensor(scratch)

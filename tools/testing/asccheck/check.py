@@ -125,7 +125,7 @@ class Run:
             self.job("build", "module builds for %s with W=1 and sparse (C=1),"
                      " no warning" % k, "module-w1-%s.log" % k,
                      lambda k=k: c.module_gate(k))
-        self.job("build", "driver and uAPI are checkpatch --strict clean",
+        self.job("build", "checkpatch clean: driver, uAPI (--strict), userspace C",
                  "checkpatch.log", ["tools/testing/asc-checkpatch"])
         args = ["--no-host"] if c.mode == "quick" else []
         self.job("tap", "install tests", "install.log",

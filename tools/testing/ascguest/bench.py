@@ -13,7 +13,8 @@ from . import build
 
 BENCH = build("tools", "asc-bench")
 ROWS = ["handoff RTT", r"uncontended set\+wait", r"alloc\+release",
-        "flag op with [0-9,]+ open TPipes", "kernel memory per open, unmapped"]
+        "flag op with [0-9,]+ open TPipes", "kernel memory per open, unmapped",
+        "core runtime issued round trip", "Python issued operation"]
 PICKED = re.compile(r"^(alloc_event_id|set\+wait with many)")
 
 
@@ -27,7 +28,7 @@ def smoke(s):
     rc, out = s.run([BENCH, "--quick"])
     s.say(out)
     s.check("exit status 0", rc == 0)
-    s.check("6 figures measured", len(passed(out)) == 6)
+    s.check("7 figures measured", len(passed(out)) == 7)
     for row in ROWS:
         s.check("goal row: " + row,
                 re.search(r"^# \| %s +\|.*\| (met|not met) +\|$" % row, out, re.M))
@@ -36,6 +37,6 @@ def smoke(s):
     s.check("-f ids,many: exit status 0", rc == 0)
     s.check("-f ids,many: 2 figures measured",
             len([r for r in passed(out) if PICKED.match(r.description)]) == 2)
-    s.check("-f ids,many: the 4 others skipped", len([r for r in passed(out) if r.skipped]) == 4)
+    s.check("-f ids,many: the 5 others skipped", len([r for r in passed(out) if r.skipped]) == 5)
     out = s.exits(2, [BENCH, "-f", "ids,bogus"])
     s.check("-f ids,bogus: the bad name said", "bad figure list" in out)

@@ -11,7 +11,9 @@ call it lists (-l), the run without that call (-s SITE) must end with
 exit status 3 and a report of the detector: a missing sync or wait, a
 possible double set or a deadlock (within a core or across the cores of
 a launch), or of a queue (a deleted enque, deque or free_tensor); this for every third site of mod-pingpong (the 1st, 4th,
-...), and with --all (`make check-all`) for every site of every example.
+...), and with --all (`make check-all`) for every site of every example;
+without --all, each PipeBarrier<PIPE_V> of add-rms-norm, whose deletion
+must be a missing sync within V.
 --all also runs sync-all-reduce on a launch of 64 AIVs (-c64).  Last, the
 worked example of Documentation/libasc.rst must run, and without its
 wait for MTE2_V report what the text shows; its launch example must run
@@ -157,6 +159,8 @@ class Runner:
                 self.fail("%s -n 100000: MTE2_V" % name, "not the double set of MTE2_V")
         if name in opts.deleting:
             self.deletions(opts, name, prog)
+        elif name == "add-rms-norm":
+            self.barrier_deletions(name, prog)
 
     def deletions(self, opts, name, prog):
         """The runs of NAME without one of its sync calls each."""
@@ -175,6 +179,25 @@ class Runner:
                           "no finding of the detector in the report")
             said = [line for line in self.out.splitlines() if first.match(line)]
             self.tap.comment(said[0] if said else "")
+
+    def barrier_deletions(self, name, prog):
+        """The runs of NAME without one of its PipeBarrier<PIPE_V> each: a
+        missing sync within V."""
+        p = subprocess.run([prog, "-l"], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, check=False)
+        barriers = [(site, call) for site, call in sites(p.stdout.decode(), 1)
+                    if call.startswith("PipeBarrier")]
+        if p.returncode != 0 or not barriers:
+            self.result(False, "%s: -l lists its PipeBarrier<PIPE_V>" % name)
+            return
+        finding = re.compile(r"^%s: missing sync: V .*: one pipe, but pipelined: "
+                             r"no pipe_barrier\(V\) between them(, and \d+ more like it)?$" % re.escape(name), re.M)
+        for site, call in barriers:
+            self.run(3, "%s without line %s, %s: reported" % (name, site, call),
+                     [prog, "-s", site])
+            if not finding.search(self.out):
+                self.fail("%s without line %s: a missing sync within V" % (name, site),
+                          "no missing sync within V in the report")
 
     def documented(self):
         """The worked example and the launch example of libasc.rst, and

@@ -70,7 +70,8 @@ def programs(tap, plan):
     ok = run_tap(tap, "asc-bench --quick: every figure measured, every goal row printed;"
                  " -f picks figures", bench.smoke) and ok
     ok = all_ok(tap, [[lib_test(t)] for t in ("core-run", "launch-run", "core-cancel",
-                                               "gm-sync-run", "fastpath-run", "que-run")]) and ok
+                                               "gm-sync-run", "fastpath-run", "que-run",
+                                               "findings-run", "memcheck-run")]) and ok
     ok = examples.main(["--all"] if plan.long else []) == 0 and ok
     ok = pytap.main([]) == 0 and ok
     if plan.long:

@@ -278,16 +278,18 @@ class PytestTapTest(unittest.TestCase):
 FAKE_BENCH = """#!/bin/sh
 case "$*" in
 "--quick")
-	for f in a b c d e f; do echo "ok 1 $f"; done
+	for f in a b c d e f g; do echo "ok 1 $f"; done
 	echo '# | handoff RTT | 1 | met |'
 	echo '# | uncontended set+wait | 1 | met |'
 	echo '# | alloc+release | 1 | not met |'
 	echo '# | flag op with 1,000 open TPipes | 1 | met |'
 	echo '# | kernel memory per open, unmapped | 1 | met |'
+	echo '# | core runtime issued round trip | 1 | not met |'
+	echo '# | Python issued operation | 1 | not met |'
 	;;
 "--quick -f ids,many")
 	echo 'ok 1 alloc_event_id'; echo 'ok 2 set+wait with many TPipes'
-	for i in 3 4 5 6; do echo "ok $i x # SKIP not picked"; done ;;
+	for i in 3 4 5 6 7; do echo "ok $i x # SKIP not picked"; done ;;
 *) echo "asc-bench: bad figure list"; exit ${BAD:-2} ;;
 esac
 """

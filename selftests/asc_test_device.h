@@ -1,5 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * The device under test: its ioctls as the selftests issue them, the module
+ * (loaded, unloaded, loaded again) and the HardEvents and pipes as the tests
+ * name them.
+ */
+#ifndef ASC_TEST_DEVICE_H
+#define ASC_TEST_DEVICE_H
+
+#include <stdbool.h>
+#include <linux/asc_event.h>
+
+/*
  * The device under test and its ioctls, as the selftests issue them.
  *
  * The tests talk to /dev/asc_event through raw ioctls (never libasc).  Each
@@ -7,13 +18,6 @@
  * so a test reads ASSERT_EQ(-ENOSPC, asc_alloc(fd, event)).  None of them
  * depends on the test harness.
  */
-#ifndef ASC_TEST_DEV_H
-#define ASC_TEST_DEV_H
-
-#include <stdbool.h>
-
-#include <linux/asc_event.h>
-
 /** ASC_DEV_PATH - the device node, unless $ASC_EVENT_DEV names another. */
 #define ASC_DEV_PATH		"/dev/asc_event"
 
@@ -204,4 +208,102 @@ long long asc_issue(int fd, __u32 op, int event, int id);
  */
 int asc_execute(int fd, long long ticket, __u64 deadline);
 
-#endif /* ASC_TEST_DEV_H */
+/*
+ * The module under test: is it loaded, unload it, load it again from the
+ * .ko the test runner names in $ASC_EVENT_KO (root only).
+ */
+/** MODULE_NAME - the module under test, as the module loader names it. */
+#define MODULE_NAME	"asc_event"
+
+/** MODULE_SYSFS - its sysfs directory (parameters/, refcnt). */
+#define MODULE_SYSFS	"/sys/module/" MODULE_NAME
+
+/**
+ * module_loaded() - is the module loaded?
+ *
+ * Return: true when %MODULE_SYSFS exists.
+ */
+bool module_loaded(void);
+
+/**
+ * module_unload() - delete_module() without waiting.
+ *
+ * Return: 0 or -errno (-EWOULDBLOCK while the module is in use).
+ */
+int module_unload(void);
+
+/**
+ * module_load() - finit_module() of $ASC_EVENT_KO.
+ * @params: module parameters, e.g. "event_ids=4"; "" for none.
+ *
+ * Return: 0 or -errno (-ENOENT when $ASC_EVENT_KO is not set, is empty or
+ * names no file).
+ */
+int module_load(const char *params);
+
+/*
+ * The HardEvents and pipes as the selftests see them: the name of each
+ * HardEvent, the pipe that sets and the pipe that waits for it, and the
+ * names of the pipes.
+ */
+/*
+ * ASC_HARD_EVENTS lists every HardEvent once, as X(SRC, DST), in number
+ * order; names and pipe columns are made from those two tokens.
+ * asc_test_device.c checks each entry at build time against the uAPI's
+ * enum, the one source of the numbering: an entry out of place, a missing
+ * one or a misspelt one does not compile.
+ */
+#define ASC_HARD_EVENTS(X)						\
+	X(MTE2, MTE1) X(MTE1, MTE2) X(MTE1, M) X(M, MTE1) X(MTE2, V)	\
+	X(V, MTE2) X(MTE3, V) X(V, MTE3) X(M, V) X(V, M) X(V, V)	\
+	X(MTE3, MTE1) X(MTE1, MTE3) X(MTE1, V) X(MTE2, M) X(M, MTE2)	\
+	X(V, MTE1) X(M, FIX) X(FIX, M) X(MTE3, MTE2) X(MTE2, MTE3) X(S, V)	\
+	X(V, S) X(S, MTE2) X(MTE2, S) X(S, MTE3) X(MTE3, S) X(MTE2, FIX)	\
+	X(FIX, MTE2) X(FIX, S) X(M, S) X(FIX, MTE3) X(MTE1, FIX)	\
+	X(FIX, MTE1) X(FIX, FIX)
+
+/** ASC_NR_PIPES - the pipes a thread can bind to. */
+#define ASC_NR_PIPES	7
+
+/**
+ * asc_event_name() - name of a HardEvent ("MTE2_V").
+ * @event: HardEvent number.
+ *
+ * Return: the name, or "?" out of range.
+ */
+const char *asc_event_name(int event);
+
+/**
+ * asc_event_src() - the pipe that sets a HardEvent's flags.
+ * @event: HardEvent number, below %ASC_EVENT_NR_HARD_EVENTS.
+ *
+ * Return: ASC_EVENT_PIPE_* number.
+ */
+int asc_event_src(int event);
+
+/**
+ * asc_event_dst() - the pipe that waits for a HardEvent's flags.
+ * @event: HardEvent number, below %ASC_EVENT_NR_HARD_EVENTS.
+ *
+ * Return: ASC_EVENT_PIPE_* number.
+ */
+int asc_event_dst(int event);
+
+/**
+ * asc_pipe_at() - the @i-th pipe, in ASC_EVENT_PIPE_* order.
+ * @i: 0 .. %ASC_NR_PIPES - 1.
+ *
+ * Return: its ASC_EVENT_PIPE_* number.
+ */
+int asc_pipe_at(int i);
+
+/**
+ * asc_pipe_name() - the name of a pipe as the driver prints it.
+ * @pipe: ASC_EVENT_PIPE_* or %ASC_EVENT_PIPE_NONE.
+ *
+ * Return: "S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"; "-" for
+ * %ASC_EVENT_PIPE_NONE; "?" for anything else.
+ */
+const char *asc_pipe_name(int pipe);
+
+#endif /* ASC_TEST_DEVICE_H */

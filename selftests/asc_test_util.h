@@ -1,5 +1,140 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
+ * Utilities of the selftests: text buffers and small files, CLOCK_MONOTONIC
+ * time and deadlines, and the command-line options of the programs that
+ * take some.
+ */
+#ifndef ASC_TEST_UTIL_H
+#define ASC_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/*
+ * Text for the selftests: a growing buffer, line search, and small files
+ * (sysfs, debugfs, tracefs) read into a buffer or written from a string.
+ */
+/**
+ * struct asc_text - a growing, NUL-terminated text buffer.
+ * @buf: the text (NULL while empty and never written).
+ * @len: its length.
+ * @size: bytes allocated.
+ *
+ * { 0 } is an empty buffer.  Running out of memory aborts the program.
+ */
+struct asc_text {
+	char *buf;
+	size_t len;
+	size_t size;
+};
+
+/**
+ * asc_text_add() - append @n bytes to @t.
+ * @t: buffer.
+ * @s: bytes.
+ * @n: how many.
+ */
+void asc_text_add(struct asc_text *t, const char *s, size_t n);
+
+/**
+ * asc_text_printf() - append formatted text to @t.
+ * @t: buffer.
+ * @fmt: printf format, then its arguments; at most 1023 bytes are appended.
+ */
+void asc_text_printf(struct asc_text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * asc_text_str() - the text so far.
+ * @t: buffer.
+ *
+ * Return: the text, "" when empty.
+ */
+const char *asc_text_str(const struct asc_text *t);
+
+/**
+ * asc_text_free() - free @t's buffer and make it empty.
+ * @t: buffer.
+ */
+void asc_text_free(struct asc_text *t);
+
+/**
+ * asc_count_lines() - lines of @text that start with @prefix.
+ * @text: newline-separated lines.
+ * @prefix: what a counted line starts with.
+ *
+ * Return: how many.
+ */
+int asc_count_lines(const char *text, const char *prefix);
+
+/**
+ * asc_count_line() - lines of @text equal to @line.
+ * @text: newline-separated lines.
+ * @line: the whole line, without its newline.
+ *
+ * Return: how many.
+ */
+int asc_count_line(const char *text, const char *line);
+
+/**
+ * asc_read_file() - read a whole (small) file into @t.
+ * @path: file.
+ * @t: buffer, emptied first.
+ *
+ * Return: 0 or -errno.
+ */
+int asc_read_file(const char *path, struct asc_text *t);
+
+/**
+ * asc_write_file() - write @s to @path (sysfs, tracefs).
+ * @path: file.
+ * @s: what to write.
+ *
+ * Return: 0 or -errno.
+ */
+int asc_write_file(const char *path, const char *s);
+
+/*
+ * Time for the selftests: CLOCK_MONOTONIC in ns (the clock of the driver's
+ * wait deadlines), deadlines, sleeps.
+ */
+/** ASC_NSEC_PER_MSEC - nanoseconds in a millisecond. */
+#define ASC_NSEC_PER_MSEC	1000000ULL
+
+/** ASC_NSEC_PER_SEC - nanoseconds in a second. */
+#define ASC_NSEC_PER_SEC	1000000000ULL
+
+/**
+ * asc_now_ns() - CLOCK_MONOTONIC now, in ns.
+ *
+ * Return: the time, in the caller's time namespace.
+ */
+__u64 asc_now_ns(void);
+
+/**
+ * asc_deadline_ms() - an absolute deadline @ms milliseconds from now.
+ * @ms: milliseconds.
+ *
+ * Return: CLOCK_MONOTONIC ns.
+ */
+__u64 asc_deadline_ms(unsigned int ms);
+
+/**
+ * asc_sleep_ms() - sleep @ms milliseconds, resuming after signals.
+ * @ms: milliseconds.
+ */
+void asc_sleep_ms(unsigned int ms);
+
+/**
+ * asc_ms_since() - milliseconds elapsed since @start_ns.
+ * @start_ns: an asc_now_ns() value.
+ *
+ * Return: whole milliseconds.
+ */
+long asc_ms_since(__u64 start_ns);
+
+/*
  * Command-line options of the selftest programs that take some (the
  * fuzzer, the soak test, fault injection, reload cycles): one table per
  * program, one parser, one usage text made from the table.
@@ -16,11 +151,6 @@
  * gives "-t THREADS  fuzzing threads (1..64, default 4)" in the usage.
  * The kselftest harness programs take the harness's own options instead.
  */
-#ifndef ASC_TEST_OPTIONS_H
-#define ASC_TEST_OPTIONS_H
-
-#include <stdbool.h>
-
 /** ASC_MAX_OPTIONS - options a program may have. */
 #define ASC_MAX_OPTIONS		32
 
@@ -120,4 +250,4 @@ int asc_parse_number(const char *s, unsigned long long min, unsigned long long m
  */
 void asc_parse_options(int argc, char **argv, const struct asc_option *opts, int nopts);
 
-#endif /* ASC_TEST_OPTIONS_H */
+#endif /* ASC_TEST_UTIL_H */

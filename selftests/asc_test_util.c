@@ -1,17 +1,166 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Command-line options of the selftest programs: see asc_test_options.h.
+ * Utilities of the selftests: see asc_test_util.h.
  */
-#include "asc_test_options.h"
-
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "asc_test_util.h"
+
+/*
+ * Text buffers, line search and small files: see asc_test_util.h.
+ */
+void asc_text_add(struct asc_text *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->size) {
+		size_t size = t->size ? t->size : 4096;
+		char *buf;
+
+		while (size < t->len + n + 1)
+			size *= 2;
+		buf = realloc(t->buf, size);
+		if (!buf)
+			abort();
+		t->buf = buf;
+		t->size = size;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+	t->buf[t->len] = '\0';
+}
+
+void asc_text_printf(struct asc_text *t, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		asc_text_add(t, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+const char *asc_text_str(const struct asc_text *t)
+{
+	return t->buf ? t->buf : "";
+}
+
+void asc_text_free(struct asc_text *t)
+{
+	free(t->buf);
+	memset(t, 0, sizeof(*t));
+}
+
+int asc_count_lines(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = text;
+	int count = 0;
+
+	while (*p) {
+		if (!strncmp(p, prefix, n))
+			count++;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return count;
+}
+
+int asc_count_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+	int count = 0;
+
+	while (*p) {
+		if (!strncmp(p, line, n) && (p[n] == '\n' || p[n] == '\0'))
+			count++;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return count;
+}
+
+int asc_read_file(const char *path, struct asc_text *t)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	asc_text_free(t);
+	asc_text_add(t, "", 0);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		asc_text_add(t, buf, (size_t)n);
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return (int)n;
+}
+
+int asc_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	size_t n = strlen(s);
+
+	if (fd < 0)
+		return -errno;
+	errno = EIO;
+	if (write(fd, s, n) != (ssize_t)n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Time for the selftests: see asc_test_util.h.
+ */
+__u64 asc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * ASC_NSEC_PER_SEC + (__u64)ts.tv_nsec;
+}
+
+__u64 asc_deadline_ms(unsigned int ms)
+{
+	return asc_now_ns() + ms * ASC_NSEC_PER_MSEC;
+}
+
+void asc_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+long asc_ms_since(__u64 start_ns)
+{
+	return (long)((asc_now_ns() - start_ns) / ASC_NSEC_PER_MSEC);
+}
+
+/*
+ * Command-line options of the selftest programs: see asc_test_util.h.
+ */
 /* The largest number an option's variable holds. */
 static unsigned long long type_max(enum asc_option_type type)
 {

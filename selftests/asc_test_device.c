@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device under test and its ioctls: see asc_test_dev.h.
+ * The device under test: see asc_test_device.h.
  */
-#include "asc_test_dev.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "asc_test_device.h"
+
+/*
+ * The device under test and its ioctls: see asc_test_device.h.
+ */
 const char *asc_dev_path(void)
 {
 	const char *path = getenv("ASC_EVENT_DEV");
@@ -147,4 +152,102 @@ int asc_execute(int fd, long long ticket, __u64 deadline)
 	struct asc_event_execute ex = { .ticket = (__u64)ticket, .deadline = deadline };
 
 	return asc_ioctl(fd, ASC_EVENT_IOC_EXECUTE, &ex);
+}
+
+/*
+ * Loading and unloading the module under test: see asc_test_device.h.
+ */
+bool module_loaded(void)
+{
+	return access(MODULE_SYSFS, F_OK) == 0;
+}
+
+int module_unload(void)
+{
+	return syscall(SYS_delete_module, MODULE_NAME, O_NONBLOCK) ? -errno : 0;
+}
+
+int module_load(const char *params)
+{
+	const char *ko = getenv("ASC_EVENT_KO");
+	int fd, ret;
+
+	if (!ko || !*ko)
+		return -ENOENT;
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The HardEvents and pipes: see asc_test_device.h.
+ */
+/* Each entry of ASC_HARD_EVENTS in its place, and none missing. */
+enum { ASC_EVENTS_LIST_BASE = __COUNTER__ + 1 };
+#define ASC_EVENTS_CHECK(s, d)						\
+	_Static_assert(ASC_EVENT_##s##_##d == __COUNTER__ - ASC_EVENTS_LIST_BASE, \
+		       "HardEvent " #s "_" #d " is out of place");	\
+	_Static_assert(ASC_EVENT_PIPE_##s >= 0 && ASC_EVENT_PIPE_##d >= 0, \
+		       "HardEvent " #s "_" #d ": not pipes");
+ASC_HARD_EVENTS(ASC_EVENTS_CHECK)
+#undef ASC_EVENTS_CHECK
+
+#define ASC_EVENTS_ONE(s, d)	+ 1
+_Static_assert((0 ASC_HARD_EVENTS(ASC_EVENTS_ONE)) == ASC_EVENT_NR_HARD_EVENTS,
+	       "the list misses HardEvents");
+#undef ASC_EVENTS_ONE
+
+const char *asc_event_name(int event)
+{
+#define ASC_EVENTS_NAME(s, d)	#s "_" #d,
+	static const char *const names[] = { ASC_HARD_EVENTS(ASC_EVENTS_NAME) };
+#undef ASC_EVENTS_NAME
+
+	return event >= 0 && event < (int)ASC_EVENT_NR_HARD_EVENTS ? names[event] : "?";
+}
+
+int asc_event_src(int event)
+{
+#define ASC_EVENTS_SRC(s, d)	ASC_EVENT_PIPE_##s,
+	static const signed char src[] = { ASC_HARD_EVENTS(ASC_EVENTS_SRC) };
+#undef ASC_EVENTS_SRC
+
+	return src[event];
+}
+
+int asc_event_dst(int event)
+{
+#define ASC_EVENTS_DST(s, d)	ASC_EVENT_PIPE_##d,
+	static const signed char dst[] = { ASC_HARD_EVENTS(ASC_EVENTS_DST) };
+#undef ASC_EVENTS_DST
+
+	return dst[event];
+}
+
+int asc_pipe_at(int i)
+{
+	static const int pipes[ASC_NR_PIPES] = {
+		ASC_EVENT_PIPE_S, ASC_EVENT_PIPE_V, ASC_EVENT_PIPE_M, ASC_EVENT_PIPE_MTE1,
+		ASC_EVENT_PIPE_MTE2, ASC_EVENT_PIPE_MTE3, ASC_EVENT_PIPE_FIX,
+	};
+
+	return pipes[i];
+}
+
+const char *asc_pipe_name(int pipe)
+{
+	switch (pipe) {
+	case ASC_EVENT_PIPE_S: return "S";
+	case ASC_EVENT_PIPE_V: return "V";
+	case ASC_EVENT_PIPE_M: return "M";
+	case ASC_EVENT_PIPE_MTE1: return "MTE1";
+	case ASC_EVENT_PIPE_MTE2: return "MTE2";
+	case ASC_EVENT_PIPE_MTE3: return "MTE3";
+	case ASC_EVENT_PIPE_FIX: return "FIX";
+	case ASC_EVENT_PIPE_NONE: return "-";
+	}
+	return "?";
 }

@@ -1,19 +1,155 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * struct asc_worker: a thread that runs the ioctls the test hands it, one
- * at a time, so a test can speak for several pipes (a binding belongs to
- * the calling thread) and keep one of them blocked in a wait.
+ * Threads and processes of a selftest: how the kernel sees them, a thread
+ * blocked in one wait, and workers that run ioctls for the test.
  */
-#ifndef ASC_TEST_WORKER_H
-#define ASC_TEST_WORKER_H
+#ifndef ASC_TEST_THREADS_H
+#define ASC_TEST_THREADS_H
 
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
-
+#include <sys/types.h>
 #include <linux/asc_event.h>	/* ASC_EVENT_WAIT_FOREVER, for W_EXEC() */
+#include <linux/types.h>
 
+/*
+ * Threads and child processes of a selftest, as the kernel sees them: their
+ * thread IDs and names, whether one sleeps in an ioctl (from /proc), and
+ * reaping a child with a time limit.
+ */
+/**
+ * asc_gettid() - the calling thread's kernel thread ID.
+ *
+ * Return: the TID.
+ */
+pid_t asc_gettid(void);
+
+/**
+ * asc_set_comm() - name the calling thread (and so a process that has
+ * only this thread) as the kernel reports it.
+ * @comm: at most 15 characters.
+ */
+void asc_set_comm(const char *comm);
+
+/**
+ * asc_task_in_ioctl() - is a task asleep inside an ioctl() right now?
+ * @pid: thread group (process) ID.
+ * @tid: thread ID within @pid.
+ *
+ * Reads /proc/PID/task/TID/stat (state S or D) and .../syscall (the system
+ * call number).
+ *
+ * Return: 1 if so, 0 if not, -1 if /proc cannot tell.
+ */
+int asc_task_in_ioctl(pid_t pid, pid_t tid);
+
+/**
+ * asc_wait_in_ioctl() - wait until a task sleeps in an ioctl().
+ * @pid: process ID.
+ * @tid: thread ID.
+ * @timeout_ms: give up after this long.
+ *
+ * The task must be seen asleep in the ioctl twice in a row, 5 ms apart, so
+ * a short sleep on a lock on the way in does not count.  When /proc cannot
+ * tell, this sleeps 100 ms and hopes.
+ *
+ * Return: true when the task is blocked in an ioctl, false on timeout.
+ */
+bool asc_wait_in_ioctl(pid_t pid, pid_t tid, unsigned int timeout_ms);
+
+/**
+ * asc_task_gone() - wait until thread @tid of this process has left /proc.
+ * @tid: thread ID.
+ * @timeout_ms: give up after this long.
+ *
+ * Return: true once /proc/self/task/TID is gone.
+ */
+bool asc_task_gone(pid_t tid, unsigned int timeout_ms);
+
+/**
+ * asc_child_wait() - reap child @pid, killing it after @timeout_ms.
+ * @pid: child process.
+ * @timeout_ms: how long it may take.
+ *
+ * Return: its exit status (0..255), 256 + signal number if it was killed by
+ * a signal, or -1 if it had to be killed for taking too long.
+ */
+int asc_child_wait(pid_t pid, unsigned int timeout_ms);
+
+/*
+ * struct asc_test_waiter: a thread blocked in one ASC_EVENT_IOC_WAIT_FLAG, so a
+ * test can check what ends the wait (a set, a reset, a close, a signal)
+ * and when.
+ */
+/**
+ * struct asc_test_waiter - a thread blocked in one %ASC_EVENT_IOC_WAIT_FLAG.
+ * @thread: the thread.
+ * @fd: device it waits on.
+ * @event: HardEvent.
+ * @id: event ID.
+ * @deadline: absolute deadline passed to the ioctl.
+ * @tid: the thread's TID, set before it waits (0 until then).
+ * @done: set once the ioctl returned.
+ * @ret: what the ioctl returned: 0 or -errno.
+ * @end_ns: CLOCK_MONOTONIC when it returned.
+ */
+struct asc_test_waiter {
+	pthread_t thread;
+	int fd;
+	int event;
+	int id;
+	__u64 deadline;
+	atomic_int tid;
+	atomic_int done;
+	int ret;
+	__u64 end_ns;
+};
+
+/**
+ * asc_waiter_fn() - body of a waiter thread.
+ * @arg: the struct asc_test_waiter.
+ *
+ * Return: NULL.
+ */
+void *asc_waiter_fn(void *arg);
+
+/**
+ * asc_waiter_start() - start a thread waiting for one flag.
+ * @w: waiter to fill in and start.
+ * @fd: device.
+ * @event: HardEvent.
+ * @id: event ID.
+ * @deadline: absolute deadline for the wait.
+ *
+ * Return: 0 or an error number from pthread_create().
+ */
+int asc_waiter_start(struct asc_test_waiter *w, int fd, int event, int id, __u64 deadline);
+
+/**
+ * asc_waiter_blocked() - wait until @w sleeps in its ioctl.
+ * @w: a started waiter.
+ * @timeout_ms: give up after this long.
+ *
+ * Return: true when it is blocked; false when it returned or never slept.
+ */
+bool asc_waiter_blocked(struct asc_test_waiter *w, unsigned int timeout_ms);
+
+/**
+ * asc_waiter_join() - join @w, giving up after @timeout_ms.
+ * @w: a started waiter.
+ * @timeout_ms: how long to wait for it.
+ *
+ * Return: 0 when joined, ETIMEDOUT when it is still running.
+ */
+int asc_waiter_join(struct asc_test_waiter *w, unsigned int timeout_ms);
+
+/*
+ * struct asc_worker: a thread that runs the ioctls the test hands it, one
+ * at a time, so a test can speak for several pipes (a binding belongs to
+ * the calling thread) and keep one of them blocked in a wait.
+ */
 /*
  * What a worker runs.  Each is one ioctl on the worker's fd (ALLOC and FETCH
  * return the ID), except QUIT, which ends the thread.
@@ -207,4 +343,4 @@ void asc_workers_stop(struct asc_worker *w, int n, int fd);
 					      ASC_EVENT_WAIT_FOREVER)
 #define W_EXEC_POST(w, t, dl)		asc_worker_post((w), ASC_OP_EXECUTE, (int)(t), 0, (dl), 0)
 
-#endif /* ASC_TEST_WORKER_H */
+#endif /* ASC_TEST_THREADS_H */

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Findings of the core runtime that name their cause, on the device, run
+ * by asc_core_run() in the test guest (tools/testing/asc-check-guest).
+ * Needs /dev/asc_event; skips without it.  The calls go through <asc.h>'s
+ * call-site macros, and each report is compared in full: every line names
+ * lines of this file, and none a host address.
+ *
+ * - Leaks: an ID the kernel allocated and never released, at reset(),
+ *   destroy() and by the end of the kernel, naming the allocating line;
+ *   a flag set and never waited for before destroy(); none when the
+ *   kernel released what it allocated.
+ * - A hand-written use, then an alloc of the same HardEvent: decided from
+ *   the issue order, whatever the pipes have run.  The issue's example
+ *   (the allocated ID's first set queues behind a wait that comes after
+ *   the hand-written wait) succeeds on every run; a hand-written set and
+ *   wait that nothing orders before the next set is refused on every
+ *   run, the pipes having run it or not.
+ * - An ID released while its set has no wait issued, then allocated
+ *   again: refused, the report naming the early release and the set.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <asc.h>
+
+#include "kselftest_harness.h"
+
+#define MTE2_V	ASC_HARD_EVENT_MTE2_V
+#define V_MTE2	ASC_HARD_EVENT_V_MTE2
+#define V_S	ASC_HARD_EVENT_V_S
+
+static const struct asc_core_attr checked = { 0 };
+
+/* Skip the test when there is no device to open. */
+#define need_device(_metadata) do {					\
+	struct asc_pipe *probe = asc_pipe_open(NULL);			\
+									\
+	if (!probe)							\
+		SKIP(return, "no device: %s", strerror(errno));		\
+	asc_pipe_close(probe);						\
+} while (0)
+
+/* Run @kernel; its errno (0 on success) and report. */
+static int run(asc_kernel_fn kernel, void *arg, char **report)
+{
+	int ret;
+
+	errno = 0;
+	ret = asc_core_run(kernel, arg, &checked, report);
+	return ret ? errno : 0;
+}
+
+#define CHECK(call) do { if ((call) < 0) return; } while (0)
+
+/* ---- leaks ---- */
+
+enum leak_at { LEAK_RESET, LEAK_DESTROY, LEAK_END, LEAK_NONE, FLAG_DESTROY };
+
+/* What a leak kernel does (@at), and the lines of its calls. */
+struct leak {
+	enum leak_at at;
+	int alloc_line, end_line;
+};
+
+static void leak_kernel(struct asc_core *core, void *arg)
+{
+	struct leak *l = arg;
+	int id;
+
+	if (l->at == FLAG_DESTROY) {
+		l->alloc_line = __LINE__ + 1;
+		CHECK(asc_core_set_flag(core, MTE2_V, 2));
+		l->end_line = __LINE__ + 1;
+		CHECK(asc_core_tpipe_destroy(core));
+		return;
+	}
+	l->alloc_line = __LINE__ + 1;
+	id = asc_core_alloc_event_id(core, V_S);
+	CHECK(id);
+	CHECK(asc_core_set_flag(core, V_S, id));
+	CHECK(asc_core_wait_flag(core, V_S, id));
+	if (l->at == LEAK_NONE)
+		CHECK(asc_core_release_event_id(core, id, V_S));
+	if (l->at == LEAK_RESET || l->at == LEAK_NONE) {
+		l->end_line = __LINE__ + 1;
+		CHECK(asc_core_reset(core));
+	} else if (l->at == LEAK_DESTROY) {
+		l->end_line = __LINE__ + 1;
+		CHECK(asc_core_tpipe_destroy(core));
+	}
+}
+
+TEST(id_leaked_at_reset_destroy_and_the_end)
+{
+	static const char *const when[] = {
+		[LEAK_RESET] = "before reset (#4 at findings-run.c:%d)",
+		[LEAK_DESTROY] = "before destroy (#4 at findings-run.c:%d)",
+		[LEAK_END] = "by the end of the kernel",
+	};
+	char want[256], end[96], *report;
+	struct leak l;
+	int at;
+
+	need_device(_metadata);
+	for (at = LEAK_RESET; at <= LEAK_END; at++) {
+		memset(&l, 0, sizeof(l));
+		l.at = at;
+		ASSERT_EQ(ENOLCK, run(leak_kernel, &l, &report)) TH_LOG("%s", report);
+		snprintf(end, sizeof(end), when[at], l.end_line);
+		snprintf(want, sizeof(want),
+			 "leaked ID: V_S id 0, allocated by the kernel (#1 at findings-run.c:%d), never released %s\n",
+			 l.alloc_line, end);
+		ASSERT_STREQ(want, report);
+		free(report);
+	}
+}
+
+TEST(released_ids_are_no_leak)
+{
+	struct leak l = { .at = LEAK_NONE };
+	char *report;
+
+	need_device(_metadata);
+	ASSERT_EQ(0, run(leak_kernel, &l, &report)) TH_LOG("%s", report);
+	ASSERT_EQ(NULL, report);
+}
+
+TEST(flag_never_waited_for_before_destroy)
+{
+	struct leak l = { .at = FLAG_DESTROY };
+	char want[256], *report;
+
+	need_device(_metadata);
+	ASSERT_EQ(ENOLCK, run(leak_kernel, &l, &report));
+	snprintf(want, sizeof(want),
+		 "missing wait: MTE2 sets MTE2_V id 2 (#1 at findings-run.c:%d) and no wait takes it before destroy (#2 at findings-run.c:%d)\n",
+		 l.alloc_line, l.end_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+/* ---- a hand-written use, then an alloc ---- */
+
+#define COLLISION_RUNS	30
+
+struct collide {
+	bool back;		/* MTE2 waits for V_MTE2 after V's wait */
+	bool late;		/* the scalar gives the pipes time first */
+	int run;
+	int id;
+	int wait_line, alloc_line;
+};
+
+static void slow(void *arg)
+{
+	struct collide *k = arg;
+
+	/* Every other run, V lags behind the scalar. */
+	if (k->run % 2)
+		usleep(2000);
+}
+
+static void collide_kernel(struct asc_core *core, void *arg)
+{
+	struct collide *k = arg;
+
+	CHECK(asc_core_set_flag(core, MTE2_V, 0));
+	CHECK(asc_core_issue(core, ASC_PIPE_V, slow, k, "slow", NULL, 0));
+	k->wait_line = __LINE__ + 1;
+	CHECK(asc_core_wait_flag(core, MTE2_V, 0));
+	if (k->back) {
+		CHECK(asc_core_set_flag(core, V_MTE2, 0));
+		CHECK(asc_core_wait_flag(core, V_MTE2, 0));
+	}
+	if (k->late)
+		usleep(5000);
+	k->alloc_line = __LINE__ + 1;
+	k->id = asc_core_alloc_event_id(core, MTE2_V);
+	CHECK(k->id);
+	CHECK(asc_core_set_flag(core, MTE2_V, k->id));
+	CHECK(asc_core_wait_flag(core, MTE2_V, k->id));
+	CHECK(asc_core_release_event_id(core, k->id, MTE2_V));
+}
+
+TEST(alloc_after_a_use_it_queues_behind_succeeds_every_time)
+{
+	struct collide k = { .back = true };
+	char *report;
+
+	need_device(_metadata);
+	for (k.run = 0; k.run < COLLISION_RUNS; k.run++) {
+		k.id = -1;
+		ASSERT_EQ(0, run(collide_kernel, &k, &report)) TH_LOG("run %d: %s", k.run, report);
+		ASSERT_EQ(0, k.id);
+	}
+}
+
+TEST(alloc_that_may_collide_is_refused_every_time)
+{
+	struct collide k = { 0 };
+	char want[512], *report;
+
+	need_device(_metadata);
+	for (k.run = 0; k.run < COLLISION_RUNS; k.run++) {
+		k.late = k.run % 3 == 0;
+		ASSERT_EQ(EADDRINUSE, run(collide_kernel, &k, &report))
+			TH_LOG("run %d: %s", k.run, report);
+		snprintf(want, sizeof(want),
+			 "error: #4 alloc_event_id(MTE2_V) on S at findings-run.c:%d: Address already in use\n"
+			 "in use: MTE2_V id 0: its last wait, on V (#3 at findings-run.c:%d), is ordered before nothing MTE2 issues next: a set of it could come first\n",
+			 k.alloc_line, k.wait_line);
+		ASSERT_STREQ(want, report) TH_LOG("run %d", k.run);
+		free(report);
+	}
+}
+
+/* ---- an early release ---- */
+
+struct early {
+	int set_line, release_line, alloc_line;
+};
+
+static void early_kernel(struct asc_core *core, void *arg)
+{
+	struct early *e = arg;
+	int id;
+
+	id = asc_core_alloc_event_id(core, MTE2_V);
+	CHECK(id);
+	e->set_line = __LINE__ + 1;
+	CHECK(asc_core_set_flag(core, MTE2_V, id));
+	e->release_line = __LINE__ + 1;
+	CHECK(asc_core_release_event_id(core, id, MTE2_V));
+	e->alloc_line = __LINE__ + 1;
+	CHECK(asc_core_alloc_event_id(core, MTE2_V));
+}
+
+TEST(an_early_release_is_named)
+{
+	struct early e = { 0 };
+	char want[768], *report;
+
+	need_device(_metadata);
+	ASSERT_EQ(EADDRINUSE, run(early_kernel, &e, &report)) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "error: #4 alloc_event_id(MTE2_V) on S at findings-run.c:%d: Address already in use\n"
+		 "in use: MTE2_V id 0: its flag, set by MTE2 (#2 at findings-run.c:%d), not waited for yet\n"
+		 "in use: MTE2_V id 0: released early (#3 at findings-run.c:%d), while its set (#2 at findings-run.c:%d) had no wait issued\n",
+		 e.alloc_line, e.set_line, e.release_line, e.set_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+TEST_HARNESS_MAIN
