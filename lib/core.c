@@ -1181,7 +1181,7 @@ ASC_API int asc_core_cancel(struct asc_core *c)
 
 	if (!c)
 		return asc_einval();
-	asc_report_add(&text, "error: asc_core_cancel(): the run was cancelled: %s",
+	asc_report_add(&text, "error: %s(): the run was cancelled: %s", __func__,
 		       strerror(EINTR));
 	asc_core_fail(c, EINTR, asc_report_take(&text));
 	return 0;

@@ -23,15 +23,21 @@
 	X(FIX, MTE2) X(FIX, S) X(M, S) X(FIX, MTE3) X(MTE1, FIX)	\
 	X(FIX, MTE1) X(FIX, FIX)
 
-/* Entry n is HardEvent n in both enums, and there is one entry per HardEvent. */
+/*
+ * Entry n is HardEvent n in both enums (__COUNTER__ counts the entries),
+ * and there is one entry per HardEvent.
+ */
 enum { ASC_LIST_BASE = __COUNTER__ + 1 };
-#define ASC_CHECK(s, d)							\
-	_Static_assert(ASC_HARD_EVENT_##s##_##d == __COUNTER__ - ASC_LIST_BASE, \
-		       "HardEvent " #s "_" #d " is out of place");	\
-	_Static_assert((int)ASC_HARD_EVENT_##s##_##d == (int)ASC_EVENT_##s##_##d, \
-		       "HardEvent " #s "_" #d " is not the device's");
-ASC_HARD_EVENTS(ASC_CHECK)
-#undef ASC_CHECK
+#define ASC_IN_PLACE(s, d)						\
+	(ASC_HARD_EVENT_##s##_##d == __COUNTER__ - ASC_LIST_BASE) &&
+_Static_assert(ASC_HARD_EVENTS(ASC_IN_PLACE) 1,
+	       "a HardEvent of ASC_HARD_EVENTS is out of place");
+#undef ASC_IN_PLACE
+#define ASC_DEVICES(s, d)						\
+	((int)ASC_HARD_EVENT_##s##_##d == (int)ASC_EVENT_##s##_##d) &&
+_Static_assert(ASC_HARD_EVENTS(ASC_DEVICES) 1,
+	       "a HardEvent of ASC_HARD_EVENTS is not the device's");
+#undef ASC_DEVICES
 
 #define ASC_ONE(s, d)	+ 1
 _Static_assert((0 ASC_HARD_EVENTS(ASC_ONE)) == ASC_HARD_EVENT_COUNT,

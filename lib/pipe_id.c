@@ -14,11 +14,9 @@
 
 #define ASC_PIPES(X)	X(S) X(V) X(M) X(MTE1) X(MTE2) X(MTE3) X(FIX)
 
-#define ASC_CHECK(p)							\
-	_Static_assert((int)ASC_PIPE_##p == (int)ASC_EVENT_PIPE_##p,	\
-		       "pipe " #p " is not the device's");
-ASC_PIPES(ASC_CHECK)
-#undef ASC_CHECK
+#define ASC_DEVICES(p)	((int)ASC_PIPE_##p == (int)ASC_EVENT_PIPE_##p) &&
+_Static_assert(ASC_PIPES(ASC_DEVICES) 1, "a pipe of ASC_PIPES is not the device's");
+#undef ASC_DEVICES
 _Static_assert((int)ASC_PIPE_NONE == (int)ASC_EVENT_PIPE_NONE, "ASC_PIPE_NONE is not the device's");
 
 /*
@@ -28,7 +26,8 @@ _Static_assert((int)ASC_PIPE_NONE == (int)ASC_EVENT_PIPE_NONE, "ASC_PIPE_NONE is
  */
 #define ASC_PIPE_SLOTS	(ASC_PIPE_FIX + 1)
 
-#define ASC_PIPE_NAME(p)	[ASC_PIPE_##p] = #p,
+#define ASC_PIPE_NAME(p)						\
+	[ASC_PIPE_##p] = #p,
 static const char *const asc_pipe_names[ASC_PIPE_SLOTS] = {
 	ASC_PIPES(ASC_PIPE_NAME)
 };

@@ -243,42 +243,41 @@ static const char *que_pos_name(int pos)
 
 /*
  * GetQueEvt of Atlas A2: the enqueue and free events of data going from
- * memory @src to @dst (QUE_GM for global memory).  Return: false for a
- * pair Ascend C has none for.
+ * memory @src to @dst (QUE_GM for global memory), a row each.
  */
+static const struct que_evt {
+	int src, dst, enq, free_ev;
+} que_evts[] = {
+	{ QUE_GM, ASC_MEM_UB, ASC_HARD_EVENT_MTE2_V, ASC_HARD_EVENT_V_MTE2 },
+	{ QUE_GM, ASC_MEM_L1, ASC_HARD_EVENT_MTE2_MTE1, ASC_HARD_EVENT_MTE1_MTE2 },
+	{ QUE_GM, ASC_MEM_L0A, ASC_HARD_EVENT_MTE2_M, ASC_HARD_EVENT_M_MTE2 },
+	{ QUE_GM, ASC_MEM_L0B, ASC_HARD_EVENT_MTE2_M, ASC_HARD_EVENT_M_MTE2 },
+	{ ASC_MEM_UB, QUE_GM, ASC_HARD_EVENT_V_MTE3, ASC_HARD_EVENT_MTE3_V },
+	{ ASC_MEM_UB, ASC_MEM_L1, ASC_HARD_EVENT_MTE3_MTE1, ASC_HARD_EVENT_MTE1_MTE3 },
+	{ ASC_MEM_UB, ASC_MEM_UB, ASC_HARD_EVENT_MTE2_MTE3, ASC_HARD_EVENT_MTE3_MTE2 },
+	{ ASC_MEM_L1, ASC_MEM_UB, ASC_HARD_EVENT_MTE1_V, ASC_HARD_EVENT_V_MTE1 },
+	{ ASC_MEM_L1, ASC_MEM_L0A, ASC_HARD_EVENT_MTE1_M, ASC_HARD_EVENT_M_MTE1 },
+	{ ASC_MEM_L1, ASC_MEM_L0B, ASC_HARD_EVENT_MTE1_M, ASC_HARD_EVENT_M_MTE1 },
+	{ ASC_MEM_L1, ASC_MEM_BT, ASC_HARD_EVENT_MTE1_M, ASC_HARD_EVENT_M_MTE1 },
+	{ ASC_MEM_L1, ASC_MEM_FB, ASC_HARD_EVENT_MTE1_FIX, ASC_HARD_EVENT_FIX_MTE1 },
+	{ ASC_MEM_L0A, ASC_MEM_L0C, ASC_HARD_EVENT_M_V, ASC_HARD_EVENT_V_M },
+	{ ASC_MEM_L0B, ASC_MEM_L0C, ASC_HARD_EVENT_M_V, ASC_HARD_EVENT_V_M },
+	{ ASC_MEM_L0C, QUE_GM, ASC_HARD_EVENT_M_FIX, ASC_HARD_EVENT_FIX_M },
+};
+
+/* The events of que_evts[] from @src to @dst.  Return: false for none. */
 static bool que_events(int src, int dst, int *enq, int *free_ev)
 {
-	int e = -1, f = -1;
+	size_t i;
 
-	if (src == QUE_GM && dst == ASC_MEM_UB) {
-		e = ASC_HARD_EVENT_MTE2_V, f = ASC_HARD_EVENT_V_MTE2;
-	} else if (src == QUE_GM && dst == ASC_MEM_L1) {
-		e = ASC_HARD_EVENT_MTE2_MTE1, f = ASC_HARD_EVENT_MTE1_MTE2;
-	} else if (src == QUE_GM && (dst == ASC_MEM_L0A || dst == ASC_MEM_L0B)) {
-		e = ASC_HARD_EVENT_MTE2_M, f = ASC_HARD_EVENT_M_MTE2;
-	} else if (src == ASC_MEM_UB && dst == QUE_GM) {
-		e = ASC_HARD_EVENT_V_MTE3, f = ASC_HARD_EVENT_MTE3_V;
-	} else if (src == ASC_MEM_UB && dst == ASC_MEM_L1) {
-		e = ASC_HARD_EVENT_MTE3_MTE1, f = ASC_HARD_EVENT_MTE1_MTE3;
-	} else if (src == ASC_MEM_UB && dst == ASC_MEM_UB) {
-		e = ASC_HARD_EVENT_MTE2_MTE3, f = ASC_HARD_EVENT_MTE3_MTE2;
-	} else if (src == ASC_MEM_L1 && dst == ASC_MEM_UB) {
-		e = ASC_HARD_EVENT_MTE1_V, f = ASC_HARD_EVENT_V_MTE1;
-	} else if (src == ASC_MEM_L1 && (dst == ASC_MEM_L0A || dst == ASC_MEM_L0B ||
-					 dst == ASC_MEM_BT)) {
-		e = ASC_HARD_EVENT_MTE1_M, f = ASC_HARD_EVENT_M_MTE1;
-	} else if (src == ASC_MEM_L1 && dst == ASC_MEM_FB) {
-		e = ASC_HARD_EVENT_MTE1_FIX, f = ASC_HARD_EVENT_FIX_MTE1;
-	} else if ((src == ASC_MEM_L0A || src == ASC_MEM_L0B) && dst == ASC_MEM_L0C) {
-		e = ASC_HARD_EVENT_M_V, f = ASC_HARD_EVENT_V_M;
-	} else if (src == ASC_MEM_L0C && dst == QUE_GM) {
-		e = ASC_HARD_EVENT_M_FIX, f = ASC_HARD_EVENT_FIX_M;
-	} else {
-		return false;
+	for (i = 0; i < sizeof(que_evts) / sizeof(que_evts[0]); i++) {
+		if (que_evts[i].src == src && que_evts[i].dst == dst) {
+			*enq = que_evts[i].enq;
+			*free_ev = que_evts[i].free_ev;
+			return true;
+		}
 	}
-	*enq = e;
-	*free_ev = f;
-	return true;
+	return false;
 }
 
 /* GetBufferLogicPos: the positions a TQue at @pos goes between. */

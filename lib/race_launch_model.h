@@ -105,13 +105,12 @@ struct xrace_import {
 	uint32_t *cum;
 };
 
-/* A growing array. */
-#define XRACE_VEC(type, name) type *name; size_t n_##name, cap_##name
-
 /*
  * struct xrace_core - what one core did.
  * @name: for the report.
  * @err: ENOMEM while recording: the check says so.
+ * @items, @accs, @sets, @waits, @syncs: growing arrays (XRACE_PUSH()), each
+ *	with its length n_NAME and its room cap_NAME.
  * @counts: per flag, the counts that land on the core (struct xrace_count
  *	pointers), @ncounts of each, in the order waits take them.
  * @imports: the waits and SyncAlls with something to bring in, by lane
@@ -121,11 +120,16 @@ struct xrace_import {
 struct xrace_core {
 	char name[48];
 	int err;
-	XRACE_VEC(struct xrace_item, items);
-	XRACE_VEC(struct xrace_acc, accs);
-	XRACE_VEC(struct xrace_set, sets);
-	XRACE_VEC(struct xrace_wait, waits);
-	XRACE_VEC(struct xrace_sync, syncs);
+	struct xrace_item *items;
+	size_t n_items, cap_items;
+	struct xrace_acc *accs;
+	size_t n_accs, cap_accs;
+	struct xrace_set *sets;
+	size_t n_sets, cap_sets;
+	struct xrace_wait *waits;
+	size_t n_waits, cap_waits;
+	struct xrace_sync *syncs;
+	size_t n_syncs, cap_syncs;
 	struct xrace_count **counts[XRACE_FLAGS];
 	size_t ncounts[XRACE_FLAGS];
 	struct xrace_import *imports;
@@ -157,7 +161,8 @@ struct asc_xrace {
 /*
  * Make room for one more in a growing array (@pv points to its pointer,
  * @n its length, @cap its room, @size its elements'): the slot, or NULL
- * when out of memory.  XRACE_PUSH(core, name) for a XRACE_VEC of a core.
+ * when out of memory.  XRACE_PUSH(core, name) for a growing array of a
+ * core: its @name, n_@name and cap_@name.
  */
 void *asc_xrace_grow(void *pv, size_t *n, size_t *cap, size_t size);
 

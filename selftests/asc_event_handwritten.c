@@ -77,20 +77,28 @@ TEST_F(handwritten, legal_by_default)
  * Assert that @ret is the refusal of a collision, that nothing was
  * handed out, and that the report names @use.
  */
-static void expect_collision(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(handwritten) *self, int ret, const char *what,
-			     const char *use)
+static void expect_collision_on(struct __test_metadata *_metadata,
+				FIXTURE_DATA(handwritten) *self, int ret, const char *what,
+				const char *event, const char *use)
 {
 	char want[192];
 
 	ASSERT_EQ(-EADDRINUSE, ret);
 	asc_kmsg_read(&self->kmsg, &self->log, "asc_event:");
-	snprintf(want, sizeof(want), ": %s of MTE2_V would hand out ID 0,%s%s", what,
+	snprintf(want, sizeof(want), ": %s of %s would hand out ID 0,%s%s", what, event,
 		 REPORT_WHAT, use);
 	ASSERT_TRUE(strstr(asc_text_str(&self->log), want) != NULL) {
 		TH_LOG("no \"%s\" in:\n%s", want, asc_text_str(&self->log));
 	}
 	asc_text_free(&self->log);
+}
+
+/* expect_collision_on() for EV, MTE2_V. */
+static void expect_collision(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(handwritten) *self, int ret, const char *what,
+			     const char *use)
+{
+	expect_collision_on(_metadata, self, ret, what, "MTE2_V", use);
 }
 
 /* The flag of ID 0, set by hand: alloc and fetch may not hand 0 out. */
@@ -156,6 +164,26 @@ TEST_F(handwritten, alloc_collides_with_issued_instructions)
 	ASSERT_RESET(self->fd, 1, 0);
 }
 
+/*
+ * The same on FIX, the last pipe: a hand-written set of FIX_M and a wait
+ * for M_FIX, each issued on FIX's queue and the only ticket there is.
+ */
+TEST_F(handwritten, alloc_collides_with_instructions_issued_on_fix)
+{
+	asc_kmsg_settle(REPORT_HEAD, 2);
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_S));
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_SET, ASC_EVENT_FIX_M, 0));
+	expect_collision_on(_metadata, self, asc_alloc(self->fd, ASC_EVENT_FIX_M), "ALLOC_ID",
+			    "FIX_M", "a hand-written set, issued on FIX");
+	ASSERT_RESET(self->fd, 0, 0);
+	ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_WAIT, ASC_EVENT_M_FIX, 0));
+	expect_collision_on(_metadata, self, asc_alloc(self->fd, ASC_EVENT_M_FIX), "ALLOC_ID",
+			    "M_FIX", "a hand-written wait, issued on FIX");
+	ASSERT_RESET(self->fd, 0, 0);
+	ASSERT_EQ(0, asc_alloc(self->fd, ASC_EVENT_FIX_M)) TH_LOG("the reset dropped the tickets");
+	ASSERT_RESET(self->fd, 1, 0);
+}
+
 /* A use of another ID is no collision: the lowest free ID is handed out. */
 TEST_F(handwritten, other_ids_no_collision)
 {
@@ -193,6 +221,31 @@ TEST_F(handwritten, strict_never_collides)
 	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
 	ASSERT_EQ(0, asc_alloc(self->fd, EV)) TH_LOG("strict IDs: no EADDRINUSE");
 	ASSERT_EQ(0, asc_wait(self->fd, EV, 0, 0));
+	ASSERT_RESET(self->fd, 1, 0);
+}
+
+/*
+ * Strict IDs never collide on the general way of ALLOC_ID either: an
+ * argument not yet in memory (a fresh page, all zero: ALLOC_ID of event 0,
+ * MTE2_MTE1) is copied in before the ID is picked.
+ */
+TEST_F(handwritten, strict_never_collides_with_the_argument_paged_out)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct asc_event_ref *ref;
+
+	ASSERT_EQ(0, ASC_EVENT_MTE2_MTE1);
+	ASSERT_EQ(0, W_SET(&self->mte2, ASC_EVENT_MTE2_MTE1, 0));
+	ASSERT_EQ(0, W_BIND(&self->mte2, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, W_BIND(&self->v, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_set_mode(self->fd, STRICT));
+	ref = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(ref != MAP_FAILED);
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref))
+		TH_LOG("strict IDs: no EADDRINUSE");
+	ASSERT_EQ(0U, ref->id);
+	munmap(ref, page);
+	ASSERT_EQ(0, asc_wait(self->fd, ASC_EVENT_MTE2_MTE1, 0, 0));
 	ASSERT_RESET(self->fd, 1, 0);
 }
 

@@ -628,6 +628,35 @@ TEST_F(launch, mode2_aivs_to_their_aic)
 	launch_end(&l);
 }
 
+/*
+ * Mode 2 on the second AI core: the AIVs of AI core 1 (cores 4 and 5) count
+ * on AIC 1 alone, and a wait there takes the count as the set completes.
+ */
+TEST_F(launch, mode2_aivs_of_the_second_ai_core)
+{
+	struct launch l;
+	struct call w;
+	unsigned int c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	ASSERT_EQ(0, cross_set(l.core[4], 3, 2, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[5], 3, 2, ASC_EVENT_PIPE_MTE3));
+	for (c = 0; c < 6; c++) {
+		ASSERT_EQ(c == 1 ? 1 : 0, drain(l.core[c], 3)) TH_LOG("core %u", c);
+	}
+
+	ASSERT_EQ(0, call_start(&w, l.core[1], ASC_EVENT_PIPE_NONE, CALL_CROSS_WAIT, 3,
+				asc_deadline_ms(BLOCK_MS)));
+	ASSERT_TRUE(call_blocked(&w));
+	ASSERT_EQ(0, cross_set(l.core[4], 3, 2, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[5], 3, 2, ASC_EVENT_PIPE_MTE3));
+	ASSERT_EQ(0, call_join(&w)) TH_LOG("AIC 1 waits for the set of its AIVs");
+	for (c = 0; c < 6; c++) {
+		ASSERT_EQ(0, drain(l.core[c], 3)) TH_LOG("core %u", c);
+	}
+	launch_end(&l);
+}
+
 /* Counters stop at 15, issues waiting for the group too; nothing changes. */
 TEST_F(launch, counter_saturates_at_15)
 {
@@ -801,6 +830,64 @@ TEST_F(launch, leave_spares_waits_that_may_still_end)
 	launch_end(&l);
 }
 
+/*
+ * EPIPE only when no group can count on the wait any more, mode 1 too: on
+ * two AI cores, with AIC 0 (mode 2) and AIV 4 (mode 0 of every AIV) gone,
+ * only the mode-1 pair of AIVs 2 and 3 can still set flag 6 for core 2.
+ */
+TEST_F(launch, leave_spares_the_waits_of_a_mode1_pair)
+{
+	struct launch l;
+	struct call c;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	ASSERT_EQ(0, call_start(&c, l.core[2], ASC_EVENT_PIPE_NONE, CALL_CROSS_WAIT, 6,
+				asc_deadline_ms(2 * BLOCK_MS)));
+	ASSERT_TRUE(call_blocked(&c));
+	close(l.core[0]);
+	l.core[0] = -1;
+	close(l.core[4]);
+	l.core[4] = -1;
+	ASSERT_TRUE(call_blocked(&c)) TH_LOG("AIVs 2 and 3 may still set flag 6 in mode 1");
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(l.core[3], 6, NOW)) TH_LOG("not EPIPE: mode 1 may come");
+	ASSERT_EQ(0, cross_set(l.core[2], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, cross_set(l.core[3], 6, 1, ASC_EVENT_PIPE_V));
+	ASSERT_EQ(0, call_join(&c));
+	ASSERT_EQ(1, drain(l.core[3], 6));
+	close(l.core[3]);
+	l.core[3] = -1;
+	ASSERT_EQ(-EPIPE, cross_wait(l.core[2], 6, NOW)) TH_LOG("no group of core 2 is left");
+	launch_end(&l);
+}
+
+/*
+ * The groups that count on the cores of the second AI core: AIC 1 on its
+ * AIVs 4 and 5 (mode 2) once the AICs' mode 0 is gone, AIV 4 on AIC 1
+ * (mode 2) once the AIVs' modes 0 and 1 are gone.
+ */
+TEST_F(launch, leave_of_the_second_ai_core)
+{
+	struct launch l;
+
+	ASSERT_EQ(0, launch_start(&l, ASC_EVENT_LAUNCH_MIX, 2));
+	close(l.core[0]);
+	l.core[0] = -1;
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(l.core[1], 7, NOW)) TH_LOG("AIVs 4 and 5 may set");
+	close(l.core[5]);
+	l.core[5] = -1;
+	ASSERT_EQ(-EPIPE, cross_wait(l.core[1], 7, NOW)) TH_LOG("AIV 5 has left");
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(l.core[4], 7, NOW)) TH_LOG("AIC 1 may set");
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(l.core[2], 7, NOW)) TH_LOG("AIV 3 may set in mode 1");
+	ASSERT_EQ(0, cross_set(l.core[1], 7, 2, ASC_EVENT_PIPE_FIX));
+	ASSERT_EQ(1, drain(l.core[4], 7));
+	ASSERT_EQ(0, drain(l.core[2], 7));
+	close(l.core[1]);
+	l.core[1] = -1;
+	ASSERT_EQ(-EPIPE, cross_wait(l.core[4], 7, NOW)) TH_LOG("AIC 1 has left");
+	ASSERT_EQ(-ETIMEDOUT, cross_wait(l.core[2], 7, NOW)) TH_LOG("AIV 3 may set in mode 1");
+	launch_end(&l);
+}
+
 /* A member that left after issuing: its issue still completes the group. */
 TEST_F(launch, core_gone_after_issuing)
 {
@@ -921,6 +1008,51 @@ TEST_F(launch, sync_all_interrupted_leaves_the_core)
 	ASSERT_EQ(0, call_join(&c));
 	ASSERT_EQ(0, sigaction(SIGUSR1, &old, NULL));
 	launch_end(&l);
+}
+
+/*
+ * A reset takes its core out of SyncAll once: the rounds after it meet as
+ * before (a wait that fails leaves the core as if it had not come).  On a
+ * launch of @kind with @block_dim AI cores, core @a waits and is reset and
+ * core @b comes; both in the SyncAll of the AIVs when @aiv.
+ */
+static void sync_rounds_after_a_reset(struct __test_metadata *_metadata, unsigned int kind,
+				      unsigned int block_dim, unsigned int a, unsigned int b,
+				      bool aiv)
+{
+	enum call_kind k = aiv ? CALL_SYNC_AIV : CALL_SYNC_ALL;
+	__u32 flags = aiv ? ASC_EVENT_SYNC_ALL_AIV_ONLY : 0;
+	struct launch l;
+	struct call c;
+	int round;
+
+	ASSERT_EQ(0, launch_start(&l, kind, block_dim));
+	ASSERT_EQ(0, call_start(&c, l.core[a], ASC_EVENT_PIPE_NONE, k, 0,
+				asc_deadline_ms(BLOCK_MS)));
+	ASSERT_TRUE(call_blocked(&c));
+	ASSERT_EQ(0, asc_reset(l.core[a], NULL));
+	ASSERT_EQ(-ECANCELED, call_join(&c));
+	ASSERT_EQ(-ETIMEDOUT, sync_all_flags(l.core[b], flags, NOW))
+		TH_LOG("core %u is not there any more", a);
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, call_start(&c, l.core[a], ASC_EVENT_PIPE_NONE, k, 0,
+					asc_deadline_ms(BLOCK_MS)));
+		ASSERT_TRUE(call_blocked(&c));
+		ASSERT_EQ(0, sync_all_flags(l.core[b], flags, NOW))
+			TH_LOG("round %d after the reset", round);
+		ASSERT_EQ(0, call_join(&c));
+	}
+	launch_end(&l);
+}
+
+TEST_F(launch, sync_all_rounds_after_a_reset)
+{
+	sync_rounds_after_a_reset(_metadata, ASC_EVENT_LAUNCH_AIV, 2, 0, 1, false);
+}
+
+TEST_F(launch, sync_aiv_rounds_after_a_reset)
+{
+	sync_rounds_after_a_reset(_metadata, ASC_EVENT_LAUNCH_MIX, 1, 1, 2, true);
 }
 
 TEST_F(launch, sync_all_busy_core)

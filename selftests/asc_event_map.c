@@ -161,22 +161,44 @@ TEST_F(map, read_only_pages_stay_read_only)
 	ASSERT_TRUE(mremap(self->m.fl, page_size(), 2 * page_size(), 0) == MAP_FAILED);
 }
 
-TEST_F(raw, more_ids_than_a_word_is_not_mapped)
+/*
+ * Open a TPipe of @ids IDs per HardEvent: the module parameter set for the
+ * open and put back.  The fd, or -errno; -ENOENT without the parameter.
+ */
+static int open_with_ids(const char *ids)
 {
 	const char *param = "/sys/module/asc_event/parameters/event_ids";
+	size_t len = strlen(ids);
 	char old[16] = { 0 };
 	int pfd, fd, n;
-	void *p;
 
 	pfd = open(param, O_RDWR);
 	if (pfd < 0)
-		SKIP(return, "%s: %s", param, strerror(errno));
+		return -ENOENT;
 	n = read(pfd, old, sizeof(old) - 1);
-	ASSERT_LT(0, n);
-	ASSERT_EQ(2, pwrite(pfd, "33", 2, 0));
+	if (n <= 0 || pwrite(pfd, ids, len, 0) != (ssize_t)len) {
+		close(pfd);
+		return -EIO;
+	}
 	fd = asc_open();
-	ASSERT_EQ(n, pwrite(pfd, old, n, 0));
+	if (fd < 0)
+		fd = -errno;
+	if (pwrite(pfd, old, n, 0) != n) {
+		if (fd >= 0)
+			close(fd);
+		fd = -EIO;
+	}
 	close(pfd);
+	return fd;
+}
+
+TEST_F(raw, more_ids_than_a_word_is_not_mapped)
+{
+	int fd = open_with_ids("33");
+	void *p;
+
+	if (fd == -ENOENT)
+		SKIP(return, "no event_ids parameter");
 	ASSERT_LE(0, fd);
 	p = map_page(fd, ASC_EVENT_MAP_FLAGS, PROT_READ | PROT_WRITE, MAP_SHARED);
 	ASSERT_TRUE(p == MAP_FAILED);
@@ -184,6 +206,27 @@ TEST_F(raw, more_ids_than_a_word_is_not_mapped)
 	p = map_page(fd, ASC_EVENT_MAP_STATE, PROT_READ, MAP_SHARED);
 	ASSERT_TRUE(p == MAP_FAILED);
 	ASSERT_EQ(EOPNOTSUPP, errno);
+	close(fd);
+}
+
+/* ASC_EVENT_MAP_IDS_MAX IDs, a word of flags, are mapped: ID 31 in bit 31. */
+TEST_F(raw, a_word_of_ids_is_mapped)
+{
+	int fd = open_with_ids("32");
+	struct maps m;
+
+	if (fd == -ENOENT)
+		SKIP(return, "no event_ids parameter");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, map_all(fd, &m)) TH_LOG("EOPNOTSUPP is for more than %d IDs",
+					     ASC_EVENT_MAP_IDS_MAX);
+	ASSERT_EQ(ASC_EVENT_MAP_IDS_MAX, (int)m.st->event_ids);
+	ASSERT_EQ(0, asc_set(fd, EV, 31));
+	ASSERT_EQ(1ULL << 31, word(&m, EV));
+	ASSERT_EQ(0, fast_wait(fd, &m, EV, 31, 0));
+	ASSERT_EQ(0ULL, word(&m, EV));
+	ASSERT_EQ(-ETIMEDOUT, asc_wait(fd, EV, 31, 0)) TH_LOG("the wait in the page took it");
+	unmap_all(&m);
 	close(fd);
 }
 

@@ -164,6 +164,35 @@ TEST_F_TIMEOUT(wake, waiters_of_different_flags, 10)
 	ASSERT_RESET(self->fd, 0, 0);
 }
 
+/*
+ * A set wakes only a waiter of its own ID, whatever other IDs of the
+ * HardEvent are waited on: every ID has a waiter (with more than four IDs,
+ * some share a bucket of the driver's waiter hash), and the sets come
+ * youngest waiter first, so that an older waiter of another ID is there
+ * to be woken by mistake.
+ */
+TEST_F_TIMEOUT(wake, each_set_wakes_its_own_id_only, 20)
+{
+	struct asc_test_waiter w[ASC_EVENT_IDS_MAX];
+	int i, j;
+
+	take_ids(_metadata, self->fd, EV, self->ids);
+	for (i = 0; i < self->ids; i++) {
+		ASSERT_EQ(0, asc_waiter_start(&w[i], self->fd, EV, i, ASC_EVENT_WAIT_FOREVER));
+		ASSERT_TRUE(asc_waiter_blocked(&w[i], BLOCK_MS));
+	}
+	for (i = self->ids - 1; i >= 0; i--) {
+		ASSERT_EQ(0, asc_set(self->fd, EV, i));
+		ASSERT_EQ(0, asc_waiter_join(&w[i], 2000)) TH_LOG("the waiter of ID %d", i);
+		ASSERT_EQ(0, w[i].ret);
+		for (j = 0; j < i; j++) {
+			ASSERT_FALSE(atomic_load(&w[j].done)) TH_LOG("ID %d woke with %d", j, i);
+		}
+	}
+	give_ids(_metadata, self->fd, EV, self->ids);
+	ASSERT_RESET(self->fd, 0, 0);
+}
+
 TEST_F_TIMEOUT(wake, one_set_wakes_exactly_one, 10)
 {
 	struct asc_test_waiter w[NWAIT];

@@ -1007,7 +1007,8 @@ TEST(trace_marker_lines)
 	ASSERT_LT(0, n);
 	got[n] = '\0';
 	/* core=<the scalar's tid>.<run of this process> */
-	ASSERT_EQ(1, sscanf(got, "asc_span begin core=%31[0-9.]", core));
+	n = sscanf(got, "asc_span begin core=%31[0-9.]", core);
+	ASSERT_EQ(1, n);
 	snprintf(want, sizeof(want), "%d.", (int)gettid());
 	ASSERT_EQ(0, strncmp(core, want, strlen(want))) TH_LOG("core=%s", core);
 	snprintf(want, sizeof(want),
@@ -1023,7 +1024,7 @@ TEST(trace_marker_lines)
 /* A marker that cannot be written fails nothing. */
 TEST(trace_marker_unwritable)
 {
-	const char *markers[] = { "/dev/full", "/nonexistent/trace_marker", "/" };
+	static const char *const markers[] = { "/dev/full", "/nonexistent/trace_marker", "/" };
 	char *report;
 	size_t i;
 	int steps;

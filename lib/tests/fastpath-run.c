@@ -17,6 +17,7 @@
  *   hand-written again.
  * - While a tracepoint is enabled every set and wait goes through the
  *   driver: the trace has each of them.
+ * - A TPipe of ASC_EVENT_MAP_IDS_MAX (32) IDs takes the fast path too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -580,6 +581,42 @@ TEST(a_trace_sees_every_set_and_wait)
 	ASSERT_EQ(0, write_file("/sys/kernel/tracing/events/asc_event/asc_event_set/enable", "0"));
 	EXPECT_EQ(10, count_in_file("/sys/kernel/tracing/trace", "asc_event_set:"));
 	EXPECT_EQ(10, count_in_file("/sys/kernel/tracing/trace", "asc_event_wait_end:"));
+	asc_pipe_close(p);
+}
+
+/*
+ * A TPipe of ASC_EVENT_MAP_IDS_MAX IDs per HardEvent, as many as a flag
+ * word maps: the fast path is on for it, its last ID included.
+ */
+TEST(a_word_of_ids_takes_the_path_chosen)
+{
+	const char *param = "/sys/module/asc_event/parameters/event_ids";
+	char old[16] = { 0 }, ids[16];
+	int pfd, n, len, i, id = ASC_EVENT_MAP_IDS_MAX - 1;
+	struct asc_pipe *p;
+	struct counts c;
+
+	pfd = open(param, O_RDWR);
+	if (pfd < 0)
+		SKIP(return, "%s: %s", param, strerror(errno));
+	n = read(pfd, old, sizeof(old) - 1);
+	ASSERT_LT(0, n);
+	len = snprintf(ids, sizeof(ids), "%d", ASC_EVENT_MAP_IDS_MAX);
+	ASSERT_EQ(len, pwrite(pfd, ids, len, 0));
+	p = asc_pipe_open(NULL);
+	ASSERT_EQ(n, pwrite(pfd, old, n, 0));
+	close(pfd);
+	ASSERT_TRUE(p != NULL);
+	ASSERT_EQ(ASC_EVENT_MAP_IDS_MAX, asc_event_ids(p));
+	ASSERT_EQ(0, asc_pipe_bind(p, ASC_PIPE_V));
+	for (i = 0; i <= id; i++)
+		ASSERT_EQ(i, asc_alloc_event_id(p, ASC_HARD_EVENT_V_V));
+	c = counts_now();
+	for (i = 0; i < PAIRS; i++) {
+		ASSERT_EQ(0, asc_set_flag(p, ASC_HARD_EVENT_V_V, id));
+		ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, id));
+	}
+	expect_since(_metadata, c, 2 * PAIRS, 0);
 	asc_pipe_close(p);
 }
 

@@ -126,7 +126,7 @@ TEST(names)
 	name = asc_marker_name(NULL);
 	EXPECT_STREQ("work", name);
 	free(name);
-	name = asc_marker_name("a\nb\tc\x7f" "d\xc3\xa9 <&\"");
+	name = asc_marker_name("a\nb\tc\177d\xc3\xa9 <&\"");
 	EXPECT_STREQ("a?b?c?d\xc3\xa9 <&\"", name);
 	free(name);
 

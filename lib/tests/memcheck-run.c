@@ -219,7 +219,7 @@ TEST(duplicate_on_16_cores)
 {
 	static struct dup d = { .block = -1 };
 	char *report = NULL;
-	int core;
+	int core, n;
 
 	need_device(_metadata);
 	errno = 0;
@@ -229,7 +229,8 @@ TEST(duplicate_on_16_cores)
 	ASSERT_TRUE(report && strstr(report, "past its 4000 bytes at memcheck-run.c:"))
 		TH_LOG("%s", report);
 	/* Cores 8..15 copy past the end: 8 * 252 + 2048 > 4000. */
-	ASSERT_EQ(1, sscanf(strstr(report, "on MTE3 of core "), "on MTE3 of core %d", &core));
+	n = sscanf(strstr(report, "on MTE3 of core "), "on MTE3 of core %d", &core);
+	ASSERT_EQ(1, n);
 	ASSERT_GE(core, 8);
 	free(report);
 }
