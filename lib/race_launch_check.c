@@ -426,7 +426,9 @@ struct xrace_group {
 };
 
 struct xrace_groups {
-	XRACE_VEC(struct xrace_group, v);
+	struct xrace_group *v;
+	size_t n_v;
+	size_t cap_v;
 };
 
 /* Accesses @p and @q are of the same pipe and source line (or item). */
