@@ -939,10 +939,13 @@ enum asc_core_type {
  * asc_core_cross_wait_flag() and asc_core_sync_all(), and learn who they
  * are from asc_core_block_idx() and the other getters.
  *
- * The first error of any core ends the launch: every other core's calls
- * fail from then on with ECANCELED and do nothing, their TPipes are reset
- * (which ends their waits, cross-core and SyncAll included) until they
- * have ended, and asc_launch_run() returns the first error, with its
+ * The error of the lowest-numbered core that fails ends the launch,
+ * whatever the threads' timing (the cores below one that failed run on
+ * until each has left, failed or can no longer act; a cancel ends it at
+ * once): every other core's
+ * calls fail from then on with ECANCELED and do nothing, their TPipes are
+ * reset (which ends their waits, cross-core and SyncAll included) until
+ * they have ended, and asc_launch_run() returns that error, with its
  * report after a line naming the core: "core N (AIV|AIC BLOCK_IDX):".  A
  * core that left makes the waits that only it could end fail with EPIPE
  * (the driver's rule).

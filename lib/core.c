@@ -1036,6 +1036,8 @@ struct asc_core *asc_core_new(void)
 	c->memcheck = asc_memcheck_new();
 	c->flag_sets = calloc(nflags, sizeof(*c->flag_sets));
 	c->flag_waits = calloc(nflags, sizeof(*c->flag_waits));
+	if (c->race)
+		asc_race_buffers(c->race, asc_memcheck_gm_at, c);
 	if (!c->race || !c->memcheck || !c->flag_sets || !c->flag_waits) {
 		asc_race_free(c->race);
 		asc_memcheck_free(c->memcheck);

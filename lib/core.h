@@ -179,6 +179,9 @@ struct core_lane {
  * @qset_waiters: the pipes waiting on @flag_cond.
  * @cross_count: the core's cross-core flag counters, as the driver's.
  * @cross_issued: sets the core issued per mode and flag not yet counted.
+ * @cross_last: per flag, the last cross-core set the scalar issued (for
+ *	the deadlock report: a set whose mode does not reach the core
+ *	waiting); @seq 0 for none.
  * @gm_waits: the software sync's waits the scalar issued per counter
  *	(workspace_sync.c), @n_gm_waits counters.
  * @mode: the TPipe's ASC_MODE_* bits.
@@ -223,6 +226,11 @@ struct asc_core {
 	unsigned int qset_waiters;
 	int cross_count[ASC_EVENT_CROSS_FLAGS];
 	int cross_issued[3][ASC_EVENT_CROSS_FLAGS];
+	struct core_cross_set {
+		unsigned long seq;
+		int mode;
+		struct core_site site;
+	} cross_last[ASC_EVENT_CROSS_FLAGS];
 	struct core_gm_count *gm_waits;
 	size_t n_gm_waits;
 	int mode;

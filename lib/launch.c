@@ -26,10 +26,15 @@
  * thread of any core can act, nothing ever will, and the launch fails
  * with EDEADLK and a report of what each blocked thread waits for.
  *
- * Errors.  The first error of a core is the launch's: every other core
- * gets ECANCELED, and the launching thread resets the TPipes of the cores
- * still there every LAUNCH_TICK_NS until they have ended, which ends any
- * wait they are in or enter later, cross-core and SyncAll included.
+ * Errors.  The error of the lowest-numbered core that fails is the
+ * launch's: when a core fails, the cores numbered above it get ECANCELED
+ * and those below run on until each has left or can no longer act (a
+ * lower one failing takes its place), so that which core a report names
+ * does not depend on which thread got there first.  Then every other core
+ * gets ECANCELED, and the launching thread resets the TPipes of the
+ * cancelled cores still there every LAUNCH_TICK_NS until they have ended,
+ * which ends any wait they are in or enter later, cross-core and SyncAll
+ * included.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,8 +69,15 @@
  * @joined: cores whose setup is over.
  * @running: core threads not yet ended.
  * @go: every core has joined: run the kernel.
- * @err: the first error (an errno), 0 while there is none.
+ * @err: the launch's error (an errno), 0 while there is none.
  * @report: its report.
+ * @pending: a core failed after @go, and the cores numbered below it still
+ *	run: @first_core is the lowest-numbered core that failed so far,
+ *	@first_err its error and @first_report its report; the cores from
+ *	@first_core up are cancelled.  Once every core below it has left or
+ *	can no longer act, its error is the launch's (launch_settle_locked()),
+ *	so that the report names the lowest-numbered core with a finding,
+ *	whichever thread got there first.
  * @sync_arrived: cores in the current round of SyncAll: of every core
  *	([0]), of the AIVs only ([1], mix launches).
  * @sync_round: SyncAll rounds completed, as @sync_arrived.
@@ -88,6 +100,10 @@ struct asc_launch {
 	bool go;
 	int err;
 	char *report;
+	bool pending;
+	unsigned int first_core;
+	int first_err;
+	char *first_report;
 	unsigned int sync_arrived[2];
 	unsigned long sync_round[2];
 	unsigned int sync_arrived_aivs;
@@ -317,6 +333,39 @@ static void launch_core_name(const struct asc_core *c, char *buf, size_t size)
 			 launch_type_name(c), c->block_idx);
 }
 
+/*
+ * Under a cross-core wait of @c for @flag that never ends: a line for
+ * each core whose last set of @flag was in a mode that counts on other
+ * cores than @c (an AIV's mode 0 counts on the AIVs, never on the AIC).
+ */
+static void launch_report_wrong_modes(const struct asc_launch *l,
+				      const struct asc_core *c, int flag,
+				      struct asc_report *r)
+{
+	struct asc_xrace_range group, targets;
+	const struct core_cross_set *s;
+	char name[48], setter[48], at[160];
+	unsigned int i;
+
+	launch_core_name(c, name, sizeof(name));
+	for (i = 0; i < l->ncores; i++) {
+		s = &l->cores[i]->cross_last[flag];
+		if (!s->seq ||
+		    asc_xrace_set_group(l->kind, l->block_dim, i, s->mode, &group,
+					&targets) ||
+		    (c->index >= targets.first && c->index <= targets.last))
+			continue;
+		launch_core_name(l->cores[i], setter, sizeof(setter));
+		at[0] = '\0';
+		if (s->site.file)
+			snprintf(at, sizeof(at), " at %s:%d", s->site.file,
+				 s->site.line);
+		asc_report_add(r, "  wrong mode: %s sets cross-core flag %d in mode %d (#%lu%s), which counts on cores %u-%u, not on %s, which waits for it",
+			       setter, flag, s->mode, s->seq, at, targets.first,
+			       targets.last, name);
+	}
+}
+
 /* One line of the deadlock report: what @pipe of @c waits for. */
 static void launch_report_wait(const struct asc_launch *l,
 			       const struct asc_core *c, const char *pipe,
@@ -346,6 +395,7 @@ static void launch_report_wait(const struct asc_launch *l,
 							len ? ", " : "", m, g[i].mode);
 		asc_report_add(r, "  %s %s waits for cross-core flag %d, which cores %s have not set",
 			       name, pipe, event, who);
+		launch_report_wrong_modes(l, c, event, r);
 		return;
 	case CORE_BLOCK_QSET:
 		asc_report_add(r, "  %s %s waits to set %s id %lu until %s has taken its previous set",
@@ -402,17 +452,22 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 	return asc_report_take(&r);
 }
 
-/* Reset the TPipe of every core still there: their waits end. */
-static void launch_cancel_locked(struct asc_launch *l)
+/*
+ * Cancel the cores numbered from @from: their calls fail with ECANCELED
+ * from then on, and their TPipes are reset (their waits end).
+ */
+static void launch_cancel_from_locked(struct asc_launch *l, unsigned int from)
 {
 	struct asc_core *c;
 	unsigned int i;
 
-	for (i = 0; i < l->ncores; i++) {
+	for (i = from; i < l->ncores; i++) {
 		c = l->cores[i];
+		if (!c->err)
+			__atomic_store_n(&c->err, ECANCELED, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&c->progress);
 		pthread_cond_broadcast(&c->flag_cond);
-		if (!c->gone && c->pipe)
+		if (l->go && !c->gone && c->pipe)
 			asc_pipe_reset(c->pipe);
 	}
 }
@@ -420,43 +475,97 @@ static void launch_cancel_locked(struct asc_launch *l)
 /* The launch fails with @err and @text (taken), under the lock. */
 static void launch_fail_locked(struct asc_launch *l, int err, char *text)
 {
-	struct asc_core *c;
-	unsigned int i;
-
 	if (l->err) {
 		free(text);
 		return;
 	}
 	l->err = err;
 	l->report = text;
-	for (i = 0; i < l->ncores; i++) {
-		c = l->cores[i];
-		if (!c->err)
-			__atomic_store_n(&c->err, ECANCELED, __ATOMIC_RELEASE);
-	}
+	l->pending = false;
+	free(l->first_report);
+	l->first_report = NULL;
 	pthread_cond_broadcast(&l->cond);
-	if (l->go)
-		launch_cancel_locked(l);
+	launch_cancel_from_locked(l, 0);
+}
+
+/* The failure of the lowest-numbered core that failed is the launch's. */
+static void launch_fail_first_locked(struct asc_launch *l)
+{
+	char *text = l->first_report;
+
+	l->first_report = NULL;
+	launch_fail_locked(l, l->first_err, text);
 }
 
 /*
- * Called under the lock when a core records its first error (core.c):
- * the first error of any core is the launch's.
+ * With a failure pending: once no core below the one that failed can
+ * still act (each has left, or its scalar and pipes wait for what will
+ * never come), that failure is the launch's.
+ */
+static void launch_settle_locked(struct asc_launch *l)
+{
+	const struct asc_core *c;
+	unsigned int i;
+	int k;
+
+	if (!l->pending)
+		return;
+	for (i = 0; i < l->first_core; i++) {
+		c = l->cores[i];
+		if (c->gone)
+			continue;
+		if (!launch_scalar_stuck(l, c))
+			return;
+		for (k = 1; k < CORE_LANES; k++)
+			if (!launch_lane_idle(&c->lane[k]) &&
+			    !launch_lane_stuck(l, c, &c->lane[k]))
+				return;
+	}
+	launch_fail_first_locked(l);
+}
+
+/*
+ * Called under the lock when a core records its first error (core.c).
+ * Before the cores run, and a cancel (EINTR, asc_core_cancel()), it is
+ * the launch's at once.  After, the cores
+ * numbered above it are cancelled and those below run on: the failure of
+ * the lowest-numbered core that fails is the launch's, whatever the
+ * threads' timing.  A core below that fails with ECANCELED or EPIPE waited
+ * for a core that was cancelled or left: the failure pending is the
+ * launch's then.
  */
 void asc_launch_core_failed(struct asc_core *c)
 {
 	struct asc_launch *l = c->launch;
 	struct asc_report r = { 0 };
 	char name[48];
+	size_t len;
 
-	if (l->err)
+	if (l->err || (l->pending && c->index > l->first_core))
 		return;
+	if (l->pending && (c->err == ECANCELED || c->err == EPIPE)) {
+		launch_fail_first_locked(l);
+		return;
+	}
 	launch_core_name(c, name, sizeof(name));
+	len = c->report ? strlen(c->report) : 0;
+	if (len && c->report[len - 1] == '\n')
+		len--;
 	if (c->report)
-		asc_report_add(&r, "%s:\n%s", name, c->report);
+		asc_report_add(&r, "%s:\n%.*s", name, (int)len, c->report);
 	else
 		asc_report_add(&r, "%s: %s", name, strerror(c->err));
-	launch_fail_locked(l, c->err, asc_report_take(&r));
+	if (!l->go || c->err == EINTR) {
+		launch_fail_locked(l, c->err, asc_report_take(&r));
+		return;
+	}
+	free(l->first_report);
+	l->first_report = asc_report_take(&r);
+	l->first_err = c->err;
+	l->first_core = c->index;
+	l->pending = true;
+	launch_cancel_from_locked(l, c->index + 1);
+	launch_settle_locked(l);
 }
 
 /*
@@ -471,6 +580,10 @@ void asc_launch_check(struct asc_launch *l)
 
 	if (l->err || !l->go)
 		return;
+	if (l->pending) {
+		launch_settle_locked(l);
+		return;
+	}
 	for (i = 0; i < l->ncores; i++) {
 		c = l->cores[i];
 		if (c->gone)
@@ -649,6 +762,9 @@ ASC_API int asc_core_cross_set_flag(struct asc_core *c, int flag_id, int mode,
 					  it.seq, flag_id, mode, pipe_id, why);
 	if (asc_core_room(c, lane, false))
 		return -1;
+	pthread_mutex_lock(c->lock);
+	c->cross_last[flag_id] = (struct core_cross_set){ it.seq, mode, c->site };
+	pthread_mutex_unlock(c->lock);
 	snprintf(what, sizeof(what), "cross_set_flag(%d, mode %d)", flag_id, mode);
 	if (c->launch->xrace) {
 		mark = asc_xrace_cross_set(c->launch->xrace, c->index, flag_id,
@@ -975,8 +1091,12 @@ static void launch_wait(struct asc_launch *l, unsigned int started)
 		}
 		pthread_cond_timedwait(&l->cond, &l->lock, &t);
 		if (l->err && l->go)
-			launch_cancel_locked(l);
+			launch_cancel_from_locked(l, 0);
+		else if (l->pending)
+			launch_cancel_from_locked(l, l->first_core);
 	}
+	if (l->pending)
+		launch_fail_first_locked(l);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -993,6 +1113,7 @@ static void launch_free(struct asc_launch *l)
 	pthread_cond_destroy(&l->cond);
 	pthread_mutex_destroy(&l->lock);
 	free(l->report);
+	free(l->first_report);
 	asc_xrace_free(l->xrace);
 	free(l);
 }

@@ -292,6 +292,25 @@ int asc_memcheck_access(struct asc_core *c, int pipe_id, unsigned long seq,
 	return 0;
 }
 
+bool asc_memcheck_gm_at(void *ctx, uintptr_t addr, uintptr_t *base,
+			const char **name)
+{
+	const struct asc_core *c = ctx;
+	const struct asc_memcheck *m = c->memcheck;
+	const struct mc_gm *best = NULL;
+	size_t i;
+
+	for (i = 0; m && i < m->ngm; i++)
+		if (addr >= m->gm[i].start && addr - m->gm[i].start < m->gm[i].size &&
+		    (!best || m->gm[i].size > best->size))
+			best = &m->gm[i];
+	if (!best)
+		return false;
+	*base = best->start;
+	*name = best->name;
+	return true;
+}
+
 char *asc_memcheck_warnings(struct asc_core *c)
 {
 	struct asc_memcheck *m = c->memcheck;

@@ -43,6 +43,16 @@ int asc_memcheck_access(struct asc_core *c, int pipe_id, unsigned long seq,
 void asc_memcheck_placed(struct asc_core *c, int mem, size_t offset, size_t len);
 
 /*
+ * asc_memcheck_gm_at() is how the detector's reports name global memory
+ * (asc_race_buffers(), @ctx the core): of the buffers declared with
+ * asc_core_gm_buffer() that hold @addr, the largest (the array of the
+ * launch rather than a core's part of it, so that the cores' offsets
+ * compare): true with its first byte and name stored; false for none.
+ */
+bool asc_memcheck_gm_at(void *ctx, uintptr_t addr, uintptr_t *base,
+			const char **name);
+
+/*
  * asc_memcheck_warnings() hands over the warnings (NULL for none), one
  * line each.
  */

@@ -72,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number_set.h"
 #include "race.h"
 #include "ranges.h"
 
@@ -128,6 +129,7 @@ struct race_item {
 	unsigned long mark;
 	char *what;
 	struct asc_race_site site;
+	unsigned int iter;
 	bool after_wait;
 	unsigned int nacc;
 	struct asc_race_span acc[];
@@ -211,6 +213,23 @@ struct race_rec {
 	char *name;
 	char *what;
 	struct asc_race_site site;
+	unsigned int iter;
+	bool in_gm;
+	uintptr_t base;
+	const char *in;
+};
+
+/* The lowest byte the detector saw accessed under @name. */
+struct race_name_base {
+	char *name;
+	uintptr_t lo;
+};
+
+/* How many work items a call site issued: the last one's iteration. */
+struct race_site_count {
+	const char *file;
+	int line;
+	unsigned int count;
 };
 
 /*
@@ -225,7 +244,13 @@ struct race_rec {
  * @err: the errno of the first finding, 0 while there is none.
  * @tap: see asc_race_tap(), with @tap_ctx.
  * @site: the call site of the instructions issued now.
+ * @sites: per call site, how many work items it issued (the iteration of
+ *	each, from 1: the k-th time a line of a loop ran); an open hash of
+ *	@capsites slots, @nsites used.
  * @region: named regions of memory (asc_race_region()), @nregion.
+ * @buffer_at: the kernel's buffers of global memory (asc_race_buffers()),
+ *	with @buffer_ctx.
+ * @names: per name of an access in neither, its lowest byte; @nnames.
  */
 struct asc_race {
 	struct race_lane lane[RACE_LANES];
@@ -238,8 +263,16 @@ struct asc_race {
 	void (*tap)(void *ctx, const struct asc_race_ran *ran);
 	void *tap_ctx;
 	struct asc_race_site site;
+	struct race_site_count *sites;
+	size_t nsites;
+	size_t capsites;
 	struct race_region region[RACE_REGIONS];
 	unsigned int nregion;
+	bool (*buffer_at)(void *ctx, uintptr_t addr, uintptr_t *base,
+			  const char **name);
+	void *buffer_ctx;
+	struct race_name_base *names;
+	size_t nnames;
 };
 
 static int race_lane_of(int pipe_id)
@@ -348,6 +381,10 @@ void asc_race_free(struct asc_race *race)
 	}
 	asc_ranges_clear(&race->hist, race_rec_free);
 	free(race->found.v);
+	free(race->sites);
+	for (i = 0; i < race->nnames; i++)
+		free(race->names[i].name);
+	free(race->names);
 	asc_report_free(&race->report);
 	free(race);
 }
@@ -403,17 +440,95 @@ static const char *race_verb(bool write)
 	return write ? "writes" : "reads";
 }
 
+static const struct race_name_base *race_name_of(const struct asc_race *race,
+						const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < race->nnames; i++)
+		if (!strcmp(race->names[i].name, name))
+			return &race->names[i];
+	return NULL;
+}
+
+/* Note the lowest byte accessed under @s's name.  Return: 0 or -1. */
+static int race_note_name(struct asc_race *race, const struct asc_race_span *s)
+{
+	struct race_name_base *v;
+	size_t i;
+
+	for (i = 0; i < race->nnames; i++) {
+		if (!strcmp(race->names[i].name, s->name)) {
+			if (s->lo < race->names[i].lo)
+				race->names[i].lo = s->lo;
+			return 0;
+		}
+	}
+	v = realloc(race->names, (race->nnames + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	race->names = v;
+	v[race->nnames].name = strdup(s->name);
+	if (!v[race->nnames].name)
+		return -1;
+	v[race->nnames++].lo = s->lo;
+	return 0;
+}
+
+static bool race_in_region(const struct asc_race *race, uintptr_t lo)
+{
+	unsigned int i;
+
+	for (i = 0; i < race->nregion; i++)
+		if (lo >= race->region[i].lo && lo < race->region[i].hi)
+			return true;
+	return false;
+}
+
 /*
- * "name" [0x1000+64], or just the range for an access without a name; in
- * a named region, by its offset there: "name" [UB+0x400+64].
+ * Where access @s is, for the report: in a region of local memory, a
+ * buffer of global memory, or by the offset under its name.  Return: 0
+ * or -1 (ENOMEM).
+ */
+static int race_place(struct asc_race *race, struct asc_race_span *s)
+{
+	if (race_in_region(race, s->lo))
+		return 0;
+	if (race->buffer_at &&
+	    race->buffer_at(race->buffer_ctx, s->lo, &s->base, &s->in)) {
+		s->in_gm = true;
+		return 0;
+	}
+	return s->name ? race_note_name(race, s) : 0;
+}
+
+/*
+ * "name" [UB+0x400+64] in a named region, by its offset there; "name" at
+ * "buffer" [256+64] in a buffer of global memory; "name" [128+64] by its
+ * offset from the lowest byte seen under its name; the host address only
+ * for an access without a name in none of them.
  */
 static void race_range(const struct asc_race *race, char *buf, size_t len,
-		       const char *name, uintptr_t lo, uintptr_t hi)
+		       const char *name, uintptr_t lo, uintptr_t hi,
+		       bool in_gm, uintptr_t base, const char *in)
 {
+	const struct race_name_base *nb = race_name_of(race, name);
 	char where[64];
 	unsigned int i;
 
-	snprintf(where, sizeof(where), "%#lx", (unsigned long)lo);
+	if (in_gm) {
+		if (name && strcmp(name, in))
+			snprintf(buf, len, "\"%s\" at \"%s\" [%lu+%lu]", name, in,
+				 (unsigned long)(lo - base), (unsigned long)(hi - lo));
+		else
+			snprintf(buf, len, "\"%s\" [%lu+%lu]", in,
+				 (unsigned long)(lo - base), (unsigned long)(hi - lo));
+		return;
+	}
+	if (nb && !race_in_region(race, lo))
+		snprintf(where, sizeof(where), "%lu", (unsigned long)(lo - nb->lo));
+	else
+		snprintf(where, sizeof(where), "%#lx", (unsigned long)lo);
 	for (i = 0; i < race->nregion; i++)
 		if (lo >= race->region[i].lo && lo < race->region[i].hi)
 			snprintf(where, sizeof(where), "%s+0x%lx", race->region[i].name,
@@ -436,12 +551,14 @@ static void race_race_text(const struct asc_race *race, const struct race_rec *r
 {
 	char first[160], second[160], ra[128], rb[128];
 
-	race_range(race, first, sizeof(first), r->name, r->range.lo, r->range.hi);
+	race_range(race, first, sizeof(first), r->name, r->range.lo, r->range.hi,
+		   r->in_gm, r->base, r->in);
 	if (race_same_name(r->name, a->name) && r->range.lo == a->lo &&
 	    r->range.hi == a->hi)
 		snprintf(second, sizeof(second), "it");
 	else
-		race_range(race, second, sizeof(second), a->name, a->lo, a->hi);
+		race_range(race, second, sizeof(second), a->name, a->lo, a->hi,
+			   a->in_gm, a->base, a->in);
 	race_ref(ra, sizeof(ra), r->seq, r->what, &r->site);
 	race_ref(rb, sizeof(rb), it->seq, it->what, &it->site);
 	if (r->lane == lane)
@@ -469,6 +586,7 @@ static void race_race_text(const struct asc_race *race, const struct race_rec *r
 struct race_pair {
 	const struct race_rec *r;
 	unsigned int more;
+	struct asc_number_set iters;
 	char line[720];
 };
 
@@ -497,6 +615,8 @@ static void race_report_race(struct asc_race *race, struct race_pairs *p,
 	for (i = 0; i < p->n; i++) {
 		if (race_same_site(p->v[i].r, r)) {
 			p->v[i].more++;
+			if (r->iter)
+				asc_number_set_add(&p->v[i].iters, r->iter);
 			return;
 		}
 	}
@@ -507,21 +627,35 @@ static void race_report_race(struct asc_race *race, struct race_pairs *p,
 	}
 	p->v[p->n].r = r;
 	p->v[p->n].more = 0;
+	p->v[p->n].iters = (struct asc_number_set){ 0 };
+	if (r->iter)
+		asc_number_set_add(&p->v[p->n].iters, r->iter);
 	snprintf(p->v[p->n].line, sizeof(p->v[p->n].line), "%s", line);
 	p->n++;
 }
 
-static void race_report_pairs(struct asc_race *race, const struct race_pairs *p)
+/*
+ * Print and forget the pairs; the iterations are those of the older
+ * accesses, when their lines are known.
+ */
+static void race_report_pairs(struct asc_race *race, struct race_pairs *p)
 {
+	char iters[128];
 	unsigned int i;
 
 	for (i = 0; i < p->n; i++) {
-		if (p->v[i].more)
+		asc_number_set_print(&p->v[i].iters, iters, sizeof(iters));
+		if (p->v[i].more && p->v[i].iters.n)
+			race_find(race, ENOLCK, "%s, and %u more like it (iterations %s)",
+				  p->v[i].line, p->v[i].more, iters);
+		else if (p->v[i].more)
 			race_find(race, ENOLCK, "%s, and %u more like it", p->v[i].line,
 				  p->v[i].more);
 		else
 			race_find(race, ENOLCK, "%s", p->v[i].line);
+		asc_number_set_free(&p->v[i].iters);
 	}
+	p->n = 0;
 }
 
 /* Old record @r is redundant after access @a of lane @lane at clock @c. */
@@ -561,6 +695,8 @@ static int race_keep(struct asc_race *race, const struct race_item *it,
 		.name = a->name ? strdup(a->name) : NULL,
 		.what = strdup(it->what),
 		.site = it->site,
+		.iter = it->iter,
+		.in_gm = a->in_gm, .base = a->base, .in = a->in,
 	};
 	if ((a->name && !r->name) || !r->what) {
 		race_rec_free(&r->range);
@@ -760,7 +896,8 @@ static int race_step(struct asc_race *race, int lane)
 				.lane = lane, .pos = it->pos, .seq = it->seq,
 				.what = it->what, .clock = c.t,
 				.mark = it->mark, .acc = it->acc,
-				.nacc = it->nacc });
+				.nacc = it->nacc, .site = it->site,
+				.iter = it->iter });
 		break;
 	case RACE_SET:
 		ret = race_run_set(race, lane, it, f, &c);
@@ -1031,6 +1168,57 @@ static int race_issue(struct asc_race *race, int lane, struct race_item *it)
 	return race->err ? race_fail(race->err) : (int)it->pos;
 }
 
+static size_t race_site_slot(const struct race_site_count *v, size_t cap,
+			     const char *file, int line)
+{
+	size_t i = (((uintptr_t)file >> 3) * 31 + (unsigned int)line) *
+		   0x9e3779b97f4a7c15ull;
+
+	for (i &= cap - 1; v[i].file; i = (i + 1) & (cap - 1))
+		if (v[i].file == file && v[i].line == line)
+			break;
+	return i;
+}
+
+/*
+ * The iteration of a work item issued now from the current call site: 1
+ * the first time the site issues one, then 2, 3...; 0 without a site (or
+ * out of memory).  The files are interned by the caller: one pointer per
+ * file.
+ */
+static unsigned int race_site_iter(struct asc_race *race)
+{
+	const char *file = race->site.file;
+	int line = race->site.line;
+	struct race_site_count *v;
+	size_t cap, i, k;
+
+	if (!file)
+		return 0;
+	if (2 * (race->nsites + 1) > race->capsites) {
+		cap = race->capsites ? 2 * race->capsites : 64;
+		v = calloc(cap, sizeof(*v));
+		if (!v)
+			return 0;
+		for (i = 0; i < race->capsites; i++) {
+			if (!race->sites[i].file)
+				continue;
+			k = race_site_slot(v, cap, race->sites[i].file,
+					   race->sites[i].line);
+			v[k] = race->sites[i];
+		}
+		free(race->sites);
+		race->sites = v;
+		race->capsites = cap;
+	}
+	i = race_site_slot(race->sites, race->capsites, file, line);
+	if (!race->sites[i].file) {
+		race->sites[i] = (struct race_site_count){ file, line, 0 };
+		race->nsites++;
+	}
+	return ++race->sites[i].count;
+}
+
 static struct race_item *race_item_new(enum race_kind kind, unsigned long seq,
 				   unsigned int nacc)
 {
@@ -1063,6 +1251,7 @@ int asc_race_work(struct asc_race *race, int pipe_id, unsigned long seq,
 	it = race_item_new(RACE_WORK, seq, nacc);
 	if (!it)
 		return -1;
+	it->iter = race_site_iter(race);
 	it->what = strdup(what ? what : "work");
 	if (!it->what)
 		goto err_free;
@@ -1076,6 +1265,8 @@ int asc_race_work(struct asc_race *race, int pipe_id, unsigned long seq,
 				goto err_free;
 		}
 		it->nacc = i + 1;
+		if (race_place(race, &it->acc[i]))
+			goto err_free;
 	}
 	return race_issue(race, lane, it);
 
@@ -1132,6 +1323,15 @@ int asc_race_flag(struct asc_race *race, bool set, unsigned long seq, int event,
 		int id)
 {
 	return asc_race_flag_named(race, set, seq, event, id, NULL);
+}
+
+void asc_race_buffers(struct asc_race *race,
+		      bool (*fn)(void *ctx, uintptr_t addr, uintptr_t *base,
+				 const char **name),
+		      void *ctx)
+{
+	race->buffer_at = fn;
+	race->buffer_ctx = ctx;
 }
 
 void asc_race_site(struct asc_race *race, const char *file, int line)

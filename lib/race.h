@@ -41,12 +41,19 @@ struct asc_race_site {
 	int line;
 };
 
-/* An access of a work item the detector keeps: bytes [lo, hi). */
+/*
+ * An access of a work item the detector keeps: bytes [lo, hi); @in_gm
+ * when a buffer of global memory the kernel declared holds its first byte
+ * (asc_race_buffers()): that buffer's first byte @base and name @in.
+ */
 struct asc_race_span {
 	uintptr_t lo;
 	uintptr_t hi;
 	bool write;
 	char *name;
+	bool in_gm;
+	uintptr_t base;
+	const char *in;
 };
 
 /*
@@ -59,6 +66,9 @@ struct asc_race_span {
  * @clock: its vector clock, ASC_RACE_CLOCKS components.
  * @mark: what asc_race_mark() gave it; 0 for asc_race_work().
  * @acc: its accesses, @nacc of them.
+ * @site: where the kernel made it.
+ * @iter: the how-manieth work item of @site it is (1, 2, ...); 0 for
+ *	none.
  */
 struct asc_race_ran {
 	int lane;
@@ -69,6 +79,8 @@ struct asc_race_ran {
 	unsigned long mark;
 	const struct asc_race_span *acc;
 	unsigned int nacc;
+	struct asc_race_site site;
+	unsigned int iter;
 };
 
 /* A new detector: nothing issued; NULL with errno ENOMEM. */
@@ -90,6 +102,19 @@ char *asc_race_take_report(struct asc_race *race);
  * asc_race_region() returns 0, or -1 with errno ENOSPC.
  */
 void asc_race_site(struct asc_race *race, const char *file, int line);
+
+/*
+ * How reports name global memory: @fn(@ctx, @addr, &base, &name) says
+ * whether a buffer the kernel declared holds @addr, with its first byte
+ * and name (alive as long as the detector); an access there is printed
+ * as "NAME" at "BUFFER" [OFFSET+SIZE].  A named access in no region and
+ * no such buffer is printed by its offset from the lowest byte the
+ * detector saw under its name: never by a host address.
+ */
+void asc_race_buffers(struct asc_race *race,
+		      bool (*fn)(void *ctx, uintptr_t addr, uintptr_t *base,
+				 const char **name),
+		      void *ctx);
 int asc_race_region(struct asc_race *race, uintptr_t lo, uintptr_t hi,
 		    const char *name);
 

@@ -167,7 +167,8 @@ static long xrace_item(struct xrace_core *c, const struct asc_race_ran *r)
 	if (!it)
 		goto nomem;
 	*it = (struct xrace_item){ .lane = r->lane, .pos = r->pos, .seq = r->seq,
-				 .what = strdup(r->what ? r->what : "work") };
+				 .what = strdup(r->what ? r->what : "work"),
+				 .site = r->site, .iter = r->iter };
 	if (!it->what)
 		goto nomem;
 	memcpy(it->clock, r->clock, sizeof(it->clock));
@@ -200,6 +201,8 @@ static void xrace_ran(void *ctx, const struct asc_race_ran *r)
 		*a = (struct xrace_acc){
 			.range = { .lo = r->acc[i].lo, .hi = r->acc[i].hi },
 			.item = item, .write = r->acc[i].write,
+			.in_gm = r->acc[i].in_gm, .base = r->acc[i].base,
+			.in = r->acc[i].in,
 			/* A load of the scalar is done; its store is posted. */
 			.lane = r->lane == ASC_RACE_S && !r->acc[i].write ?
 				ASC_RACE_ISSUE : r->lane,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number_set.h"
 #include "race_launch_model.h"
 
 
@@ -344,13 +345,44 @@ static bool xrace_propagate(struct asc_xrace *x)
 	return changed;
 }
 
-/* "name" [0x1000+64], or just the range for an access without a name. */
-static void xrace_range(char *buf, size_t len, const struct xrace_acc *a)
+/* The lowest byte any core accessed under @name outside global buffers. */
+static uintptr_t xrace_name_lo(const struct asc_xrace *x, const char *name)
+{
+	const struct xrace_acc *a;
+	uintptr_t lo = UINTPTR_MAX;
+	unsigned int core;
+	size_t i;
+
+	for (core = 0; core < x->ncores; core++) {
+		for (i = 0; i < x->cores[core].n_accs; i++) {
+			a = &x->cores[core].accs[i];
+			if (!a->in_gm && a->name && !strcmp(a->name, name) &&
+			    a->range.lo < lo)
+				lo = a->range.lo;
+		}
+	}
+	return lo;
+}
+
+/*
+ * "name" at "buffer" [256+64] in a buffer of global memory the kernel
+ * declared; "name" [128+64] by the offset from the lowest byte any core
+ * accessed under its name; [0x1000+64] for an access with neither.
+ */
+static void xrace_range(const struct asc_xrace *x, char *buf, size_t len,
+			const struct xrace_acc *a)
 {
 	unsigned long lo = a->range.lo, size = a->range.hi - a->range.lo;
 
-	if (a->name)
-		snprintf(buf, len, "\"%s\" [%#lx+%lu]", a->name, lo, size);
+	if (a->in_gm && a->name && strcmp(a->name, a->in))
+		snprintf(buf, len, "\"%s\" at \"%s\" [%lu+%lu]", a->name, a->in,
+			 (unsigned long)(lo - a->base), size);
+	else if (a->in_gm)
+		snprintf(buf, len, "\"%s\" [%lu+%lu]", a->in,
+			 (unsigned long)(lo - a->base), size);
+	else if (a->name)
+		snprintf(buf, len, "\"%s\" [%lu+%lu]", a->name,
+			 (unsigned long)(lo - xrace_name_lo(x, a->name)), size);
 	else
 		snprintf(buf, len, "[%#lx+%lu]", lo, size);
 }
@@ -365,26 +397,129 @@ static const char *xrace_lane_name(int lane)
 	return asc_pipe_id_name(pipe[lane]);
 }
 
-static void xrace_report_race(const struct asc_xrace *x, const struct xrace_acc *a,
-			    const struct xrace_acc *b, struct asc_report *out)
+/* "#5 DataCopy(...) at k.c:40": an item, with its call site if any. */
+static void xrace_ref(char *buf, size_t len, const struct xrace_item *it)
 {
-	const struct xrace_item *ia = &x->cores[a->core].items[a->item];
-	const struct xrace_item *ib = &x->cores[b->core].items[b->item];
-	char first[160], second[160];
+	if (it->site.file)
+		snprintf(buf, len, "#%lu %s at %s:%d", it->seq, it->what,
+			 it->site.file, it->site.line);
+	else
+		snprintf(buf, len, "#%lu %s", it->seq, it->what);
+}
 
-	xrace_range(first, sizeof(first), a);
+static const struct xrace_item *xrace_item_of(const struct asc_xrace *x,
+					      const struct xrace_acc *a)
+{
+	return &x->cores[a->core].items[a->item];
+}
+
+/*
+ * The races of one pair of source lines (and pipes): the first one found,
+ * how many more, and the cores and iterations of them all.
+ */
+struct xrace_group {
+	const struct xrace_acc *a;
+	const struct xrace_acc *b;
+	unsigned int more;
+	struct asc_number_set cores;
+	struct asc_number_set iters;
+};
+
+struct xrace_groups {
+	struct xrace_group *v;
+	size_t n_v;
+	size_t cap_v;
+};
+
+/* Accesses @p and @q are of the same pipe and source line (or item). */
+static bool xrace_same_line(const struct asc_xrace *x, const struct xrace_acc *p,
+			    const struct xrace_acc *q)
+{
+	const struct xrace_item *ip = xrace_item_of(x, p), *iq = xrace_item_of(x, q);
+
+	if (p->lane != q->lane)
+		return false;
+	if (!ip->site.file || !iq->site.file)
+		return p->core == q->core && p->item == q->item;
+	return ip->site.line == iq->site.line && !strcmp(ip->site.file, iq->site.file);
+}
+
+static int xrace_group_note(const struct asc_xrace *x, struct xrace_group *g,
+			    const struct xrace_acc *a, const struct xrace_acc *b)
+{
+	unsigned int ia = xrace_item_of(x, a)->iter, ib = xrace_item_of(x, b)->iter;
+
+	if (asc_number_set_add(&g->cores, a->core) ||
+	    asc_number_set_add(&g->cores, b->core) ||
+	    (ia && asc_number_set_add(&g->iters, ia)) ||
+	    (ib && asc_number_set_add(&g->iters, ib)))
+		return -1;
+	return 0;
+}
+
+/* The race of @a and @b joins its group, or starts one.  Return: 0 or -1. */
+static int xrace_group_add(const struct asc_xrace *x, struct xrace_groups *gs,
+			   const struct xrace_acc *a, const struct xrace_acc *b)
+{
+	struct xrace_group *g;
+	size_t i;
+
+	for (i = 0; i < gs->n_v; i++) {
+		g = &gs->v[i];
+		if (xrace_same_line(x, g->a, a) && xrace_same_line(x, g->b, b)) {
+			g->more++;
+			return xrace_group_note(x, g, a, b);
+		}
+	}
+	g = asc_xrace_grow(&gs->v, &gs->n_v, &gs->cap_v, sizeof(*gs->v));
+	if (!g)
+		return -1;
+	*g = (struct xrace_group){ .a = a, .b = b };
+	gs->n_v++;
+	return xrace_group_note(x, g, a, b);
+}
+
+static void xrace_groups_free(struct xrace_groups *gs)
+{
+	size_t i;
+
+	for (i = 0; i < gs->n_v; i++) {
+		asc_number_set_free(&gs->v[i].cores);
+		asc_number_set_free(&gs->v[i].iters);
+	}
+	free(gs->v);
+}
+
+static void xrace_report_race(const struct asc_xrace *x,
+			      const struct xrace_group *g, struct asc_report *out)
+{
+	const struct xrace_acc *a = g->a, *b = g->b;
+	char first[160], second[160], ra[160], rb[160], more[320];
+	char cores[128], iters[128];
+
+	xrace_range(x, first, sizeof(first), a);
 	if (a->range.lo == b->range.lo && a->range.hi == b->range.hi &&
 	    (a->name == b->name || (a->name && b->name &&
 				    !strcmp(a->name, b->name))))
 		snprintf(second, sizeof(second), "it");
 	else
-		xrace_range(second, sizeof(second), b);
+		xrace_range(x, second, sizeof(second), b);
+	xrace_ref(ra, sizeof(ra), xrace_item_of(x, a));
+	xrace_ref(rb, sizeof(rb), xrace_item_of(x, b));
+	more[0] = '\0';
+	if (g->more) {
+		asc_number_set_print(&g->cores, cores, sizeof(cores));
+		asc_number_set_print(&g->iters, iters, sizeof(iters));
+		snprintf(more, sizeof(more), ", and %u more like it (cores %s%s%s)",
+			 g->more, cores, g->iters.n ? ", iterations " : "",
+			 g->iters.n ? iters : "");
+	}
 	asc_report_add(out,
-		       "missing sync: %s %s %s %s (#%lu %s) and %s %s %s %s (#%lu %s): no cross-core set/wait or SyncAll orders them",
+		       "missing sync: %s %s %s %s (%s) and %s %s %s %s (%s): no cross-core set/wait or SyncAll orders them%s",
 		       x->cores[a->core].name, xrace_lane_name(a->lane),
-		       a->write ? "writes" : "reads", first, ia->seq, ia->what,
+		       a->write ? "writes" : "reads", first, ra,
 		       x->cores[b->core].name, xrace_lane_name(b->lane),
-		       b->write ? "writes" : "reads", second, ib->seq, ib->what);
+		       b->write ? "writes" : "reads", second, rb, more);
 }
 
 /* Does access @a happen before access @b (of another core)? */
@@ -474,6 +609,7 @@ static int xrace_races(struct asc_xrace *x, struct asc_report *out)
 {
 	struct asc_ranges owners = { 0 }, all = { 0 };
 	struct asc_range_list found = { 0 };
+	struct xrace_groups groups = { 0 };
 	const struct xrace_acc *a, *b;
 	struct xrace_core *c;
 	unsigned int core;
@@ -510,13 +646,17 @@ static int xrace_races(struct asc_xrace *x, struct asc_report *out)
 					continue;
 				if (xrace_before(x, a, b) || xrace_before(x, b, a))
 					continue;
-				xrace_report_race(x, a, b, out);
+				if (xrace_group_add(x, &groups, a, b))
+					goto out;
 				races++;
 			}
 		}
 	}
+	for (i = 0; i < groups.n_v; i++)
+		xrace_report_race(x, &groups.v[i], out);
 	ret = races;
 out:
+	xrace_groups_free(&groups);
 	/* The accesses stay the cores'; only the index goes. */
 	all.root = NULL;
 	asc_ranges_clear(&owners, xrace_owner_free);

@@ -17,16 +17,25 @@
 #define XRACE_FLAGS	16
 #define XRACE_C		ASC_RACE_CLOCKS
 
-/* A work item with accesses or a cross-core set, as its race ran it. */
+/*
+ * A work item with accesses or a cross-core set, as its race ran it: @site
+ * and @iter as struct asc_race_ran has them (the file is the core's, alive
+ * until the launch ends).
+ */
 struct xrace_item {
 	int lane;
 	uint32_t pos;
 	unsigned long seq;
 	uint32_t clock[XRACE_C];
 	char *what;
+	struct asc_race_site site;
+	unsigned int iter;
 };
 
-/* An access: bytes, of item @item of core @core. */
+/*
+ * An access: bytes, of item @item of core @core; @in_gm, @base and @in as
+ * struct asc_race_span has them.
+ */
 struct xrace_acc {
 	struct asc_range range;		/* first: in the check's index */
 	unsigned int core;
@@ -34,6 +43,9 @@ struct xrace_acc {
 	int lane;			/* ASC_RACE_ISSUE for a load of S */
 	bool write;
 	char *name;
+	bool in_gm;
+	uintptr_t base;
+	const char *in;
 };
 
 /*

@@ -18,6 +18,13 @@
  *   run, the pipes having run it or not.
  * - An ID released while its set has no wait issued, then allocated
  *   again: refused, the report naming the early release and the set.
+ * - A launch where every core from 8 up leaves a flag set: the report
+ *   names core 8 on every run, the odd or the even cores lagging in turn.
+ * - Four cores writing one tile of a declared buffer three times from one
+ *   line: one line, by the offset in the buffer, with "and 53 more like
+ *   it (cores 0-3, iterations 1-3)".
+ * - The AIVs of a mix launch set a flag in mode 0, the AIC waits for it:
+ *   the deadlock report names each set and its wrong mode.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -252,6 +259,139 @@ TEST(an_early_release_is_named)
 		 "in use: MTE2_V id 0: its flag, set by MTE2 (#2 at findings-run.c:%d), not waited for yet\n"
 		 "in use: MTE2_V id 0: released early (#3 at findings-run.c:%d), while its set (#2 at findings-run.c:%d) had no wait issued\n",
 		 e.alloc_line, e.set_line, e.release_line, e.set_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+/* ---- the lowest-numbered core ---- */
+
+#define LOW_CORES	16
+#define LOW_FIRST	8
+#define LOW_RUNS	40
+
+struct lowest {
+	int run;
+	int set_line;
+};
+
+static void lowest_kernel(struct asc_core *core, void *arg)
+{
+	struct lowest *k = arg;
+	unsigned int idx = asc_core_block_idx(core);
+
+	/* On odd runs the odd cores lag, on even runs the even ones. */
+	if ((idx + k->run) % 2)
+		usleep(1000 + 300 * (k->run % 5));
+	k->set_line = __LINE__ + 1;
+	CHECK(asc_core_set_flag(core, MTE2_V, 0));
+	if (idx < LOW_FIRST)
+		CHECK(asc_core_wait_flag(core, MTE2_V, 0));
+}
+
+TEST(a_launch_names_the_lowest_numbered_core_every_time)
+{
+	struct lowest k = { 0 };
+	char want[512], *report;
+	int ret;
+
+	need_device(_metadata);
+	for (k.run = 0; k.run < LOW_RUNS; k.run++) {
+		errno = 0;
+		ret = asc_launch_run(lowest_kernel, &k, ASC_LAUNCH_AIV,
+				     LOW_CORES, &checked, &report);
+		ASSERT_EQ(-1, ret);
+		ASSERT_EQ(ENOLCK, errno) TH_LOG("run %d: %s", k.run, report);
+		snprintf(want, sizeof(want),
+			 "core %d (AIV %d):\n"
+			 "missing wait: MTE2 sets MTE2_V id 0 (#1 at findings-run.c:%d) and no wait takes it by the end of the kernel\n",
+			 LOW_FIRST, LOW_FIRST, k.set_line);
+		ASSERT_STREQ(want, report) TH_LOG("run %d", k.run);
+		free(report);
+	}
+}
+
+/* ---- one line for the races of a pair of lines ---- */
+
+#define TILE_BYTES	256
+
+struct overwrite {
+	char out[4 * TILE_BYTES];
+	char tile[4][TILE_BYTES];
+	int copy_line;
+};
+
+static void copy_out(void *arg)
+{
+	(void)arg;
+}
+
+static void overwrite_kernel(struct asc_core *core, void *arg)
+{
+	struct overwrite *o = arg;
+	unsigned int idx = asc_core_block_idx(core);
+	struct asc_access acc[2] = {
+		{ o->tile[idx], TILE_BYTES, 0, "tile" },
+		{ o->out + TILE_BYTES, TILE_BYTES, 1, "outTile" },
+	};
+	int i;
+
+	CHECK(asc_core_gm_buffer(core, o->out, sizeof(o->out), "out"));
+	for (i = 0; i < 3; i++) {
+		o->copy_line = __LINE__ + 1;
+		CHECK(asc_core_issue(core, ASC_PIPE_MTE3, copy_out, NULL, "DataCopy", acc, 2));
+		CHECK(asc_core_pipe_barrier(core, ASC_PIPE_MTE3));
+	}
+}
+
+TEST(races_of_one_pair_of_lines_print_once)
+{
+	static struct overwrite o;
+	char want[768], *report;
+	int ret;
+
+	need_device(_metadata);
+	errno = 0;
+	ret = asc_launch_run(overwrite_kernel, &o, ASC_LAUNCH_AIV, 4, &checked, &report);
+	ASSERT_EQ(-1, ret);
+	ASSERT_EQ(ENOLCK, errno) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "missing sync: core 0 (AIV 0) MTE3 writes \"outTile\" at \"out\" [256+256] (#1 DataCopy at findings-run.c:%d) and core 1 (AIV 1) MTE3 writes it (#1 DataCopy at findings-run.c:%d): no cross-core set/wait or SyncAll orders them, and 53 more like it (cores 0-3, iterations 1-3)\n",
+		 o.copy_line, o.copy_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+/* ---- a wrong cross-core mode ---- */
+
+static int wrong_mode_line;
+
+static void wrong_mode_kernel(struct asc_core *core, void *arg)
+{
+	(void)arg;
+	if (asc_core_type(core) == ASC_CORE_AIC) {
+		CHECK(asc_core_cross_wait_flag(core, 5, ASC_PIPE_S));
+		return;
+	}
+	wrong_mode_line = __LINE__ + 1;
+	CHECK(asc_core_cross_set_flag(core, 5, 0, ASC_PIPE_MTE3));
+}
+
+TEST(a_wrong_cross_core_mode_names_the_set)
+{
+	char want[1024], *report;
+	int ret;
+
+	need_device(_metadata);
+	errno = 0;
+	ret = asc_launch_run(wrong_mode_kernel, NULL, ASC_LAUNCH_MIX, 1, &checked, &report);
+	ASSERT_EQ(-1, ret);
+	ASSERT_EQ(EDEADLK, errno) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "error: deadlock across the cores of the launch: these cores and pipes wait forever for one another\n"
+		 "  core 0 (AIC 0) S waits for cross-core flag 5, which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set\n"
+		 "  wrong mode: core 1 (AIV 0) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n"
+		 "  wrong mode: core 2 (AIV 1) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n",
+		 wrong_mode_line, wrong_mode_line);
 	ASSERT_STREQ(want, report);
 	free(report);
 }

@@ -121,8 +121,8 @@ static char *race_line(const char *first, const char *buf, const char *second)
 {
 	char *s = NULL;
 
-	if (asprintf(&s, "missing sync: %s \"%s\" [%p+64] %s: no cross-core set/wait or SyncAll orders them\n",
-		     first, buf == x ? "x" : "y", (void *)buf, second) < 0)
+	if (asprintf(&s, "missing sync: %s \"%s\" [%td+64] %s: no cross-core set/wait or SyncAll orders them\n",
+		     first, buf == x ? "x" : "y", buf - (buf == x ? x : y), second) < 0)
 		return NULL;
 	return s;
 }
@@ -468,6 +468,63 @@ TEST(counts_no_wait_takes_reported)
 	ASSERT_EQ(0, xwait(p, 0, 4, ASC_PIPE_S));
 	ASSERT_EQ(ENOLCK, check(p));
 	EXPECT_STREQ("missing wait: cross-core flag 4 of core 1 counts a set of core 1 (#1 V, mode 0) that no wait takes by the end of the launch\n",
+		     p->text);
+	prog_free(p);
+}
+
+/*
+ * Four cores each write x three times from one line (k.c:10), a barrier
+ * of MTE3 between: every pair of cores races, 54 races of one pair of
+ * lines, printed once with the cores and iterations.
+ */
+TEST(races_of_one_pair_of_lines_print_once)
+{
+	struct prog *p = prog_new(ASC_LAUNCH_AIV, 4);
+	unsigned int core;
+	int i;
+
+	for (core = 0; core < 4; core++) {
+		for (i = 0; i < 3; i++) {
+			asc_race_site(p->race[core], "k.c", 10);
+			ASSERT_EQ(0, work(p, core, ASC_PIPE_MTE3, "copy out", x, "x", 1));
+			asc_race_site(p->race[core], "k.c", 11);
+			ASSERT_LE(0, asc_race_barrier(p->race[core], ASC_PIPE_MTE3,
+						      ++p->seq[core]));
+		}
+		ASSERT_EQ(0, asc_race_drain(p->race[core], "at the end"));
+	}
+	ASSERT_EQ(ENOLCK, check(p));
+	ASSERT_STREQ("missing sync: core 0 MTE3 writes \"x\" [0+64] (#1 copy out at k.c:10) and core 1 MTE3 writes it (#1 copy out at k.c:10): no cross-core set/wait or SyncAll orders them, and 53 more like it (cores 0-3, iterations 1-3)\n",
+		     p->text);
+	prog_free(p);
+}
+
+/*
+ * Accesses in a buffer of global memory the kernel declared are named by
+ * their offset there, with the buffer's name: never a host address.
+ */
+static bool y_is_declared(void *ctx, uintptr_t addr, uintptr_t *base,
+			  const char **name)
+{
+	if (addr < (uintptr_t)y || addr >= (uintptr_t)y + sizeof(y))
+		return false;
+	*base = (uintptr_t)y;
+	*name = ctx;
+	return true;
+}
+
+TEST(a_declared_buffer_is_named_by_the_offset_in_it)
+{
+	struct prog *p = prog_new(ASC_LAUNCH_AIV, 2);
+
+	asc_race_buffers(p->race[0], y_is_declared, "y");
+	asc_race_buffers(p->race[1], y_is_declared, "y");
+	ASSERT_EQ(0, work(p, 0, ASC_PIPE_MTE3, "copy out", y + 128, "y_gm", 1));
+	ASSERT_EQ(0, work(p, 1, ASC_PIPE_MTE2, "copy in", y + 160, "y_gm", 0));
+	ASSERT_EQ(0, asc_race_drain(p->race[0], "at the end"));
+	ASSERT_EQ(0, asc_race_drain(p->race[1], "at the end"));
+	ASSERT_EQ(ENOLCK, check(p));
+	ASSERT_STREQ("missing sync: core 0 MTE3 writes \"y_gm\" at \"y\" [128+64] (#1 copy out) and core 1 MTE2 reads \"y_gm\" at \"y\" [160+64] (#1 copy in): no cross-core set/wait or SyncAll orders them\n",
 		     p->text);
 	prog_free(p);
 }

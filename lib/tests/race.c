@@ -76,6 +76,16 @@ static int wait_(struct asc_race *race, unsigned long *seq, int event, int id)
 	ASSERT_EQ(err, errno);			\
 } while (0)
 
+/* The declared buffer of global memory of a test: y, named @ctx. */
+static bool y_in_gm(void *ctx, uintptr_t addr, uintptr_t *base, const char **name)
+{
+	if (addr < (uintptr_t)y || addr >= (uintptr_t)y + sizeof(y))
+		return false;
+	*base = (uintptr_t)y;
+	*name = ctx;
+	return true;
+}
+
 /* The line the detector writes for a race on buffer @b, #@s1 then #@s2. */
 static char *race(const char *p1, const char *verb1, const char *b,
 		  const void *addr, size_t size, unsigned long s1,
@@ -84,8 +94,8 @@ static char *race(const char *p1, const char *verb1, const char *b,
 {
 	char *line;
 
-	if (asprintf(&line, "missing sync: %s %s \"%s\" [%#lx+%zu] (#%lu %s) and %s %s it (#%lu %s): no set/wait or barrier orders them\n",
-		     p1, verb1, b, (unsigned long)addr, size, s1, w1, p2, verb2,
+	if (asprintf(&line, "missing sync: %s %s \"%s\" [%lu+%zu] (#%lu %s) and %s %s it (#%lu %s): no set/wait or barrier orders them\n",
+		     p1, verb1, b, 0UL, size, s1, w1, p2, verb2,
 		     s2, w2) < 0)
 		return NULL;
 	return line;
@@ -180,8 +190,8 @@ static char *same_pipe(const char *p, const char *verb1, const char *b,
 {
 	char *line;
 
-	if (asprintf(&line, "missing sync: %s %s \"%s\" [%#lx+%zu] (#%lu %s) and %s %s it (#%lu %s): one pipe, but pipelined: no pipe_barrier(%s) between them\n",
-		     p, verb1, b, (unsigned long)addr, size, s1, w1, p, verb2,
+	if (asprintf(&line, "missing sync: %s %s \"%s\" [%lu+%zu] (#%lu %s) and %s %s it (#%lu %s): one pipe, but pipelined: no pipe_barrier(%s) between them\n",
+		     p, verb1, b, 0UL, size, s1, w1, p, verb2,
 		     s2, w2, p) < 0)
 		return NULL;
 	return line;
@@ -303,9 +313,35 @@ TEST_F(race, one_line_per_pair_of_source_lines)
 	ASSERT_FAILS(ENOLCK, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "adds",
 					   inplace, 2));
 	snprintf(want, sizeof(want),
-		 "missing sync: V writes \"x\" [%#lx+64] (#1 fill at k.c:1) and V reads \"x\" [%#lx+4096] (#3 adds at k.c:2): one pipe, but pipelined: no pipe_barrier(V) between them, and 3 more like it\n",
-		 (unsigned long)x, (unsigned long)x);
+		 "missing sync: V writes \"x\" [0+64] (#1 fill at k.c:1) and V reads \"x\" [0+4096] (#3 adds at k.c:2): one pipe, but pipelined: no pipe_barrier(V) between them, and 3 more like it (iterations 1-2)\n");
 	ASSERT_STREQ(want, REPORT());
+}
+
+TEST_F(race, global_memory_and_other_buffers_by_their_offsets)
+{
+	struct asc_access out = { y + 256, 64, 1, "y_tile" };
+	struct asc_access in = { y + 288, 64, 0, "y_tile" };
+
+	/* y is a declared buffer: offsets in it, the tile's name kept. */
+	asc_race_buffers(self->race, y_in_gm, "y_gm");
+	ASSERT_EQ(1, asc_race_work(self->race, ASC_PIPE_MTE3, ++self->seq, "out", &out, 1));
+	ASSERT_FAILS(ENOLCK, asc_race_work(self->race, ASC_PIPE_MTE2, ++self->seq, "in", &in, 1));
+	ASSERT_STREQ("missing sync: MTE3 writes \"y_tile\" at \"y_gm\" [256+64] (#1 out) and MTE2 reads \"y_tile\" at \"y_gm\" [288+64] (#2 in): no set/wait or barrier orders them\n",
+		     REPORT());
+}
+
+TEST_F(race, a_named_buffer_by_the_offset_from_its_lowest_byte)
+{
+	struct asc_access head = { x + 512, 64, 1, "buf" };
+	struct asc_access tail = { x + 1024, 64, 1, "buf" };
+	struct asc_access all = { x + 512, 1024, 0, "buf" };
+
+	ASSERT_EQ(1, asc_race_work(self->race, ASC_PIPE_V, ++self->seq, "head", &head, 1));
+	ASSERT_EQ(1, asc_race_work(self->race, ASC_PIPE_MTE3, ++self->seq, "tail", &tail, 1));
+	ASSERT_FAILS(ENOLCK, asc_race_work(self->race, ASC_PIPE_MTE2, ++self->seq, "all", &all, 1));
+	ASSERT_STREQ("missing sync: V writes \"buf\" [0+64] (#1 head) and MTE2 reads \"buf\" [0+1024] (#3 all): no set/wait or barrier orders them\n"
+		     "missing sync: MTE3 writes \"buf\" [512+64] (#2 tail) and MTE2 reads \"buf\" [0+1024] (#3 all): no set/wait or barrier orders them\n",
+		     REPORT());
 }
 
 TEST_F(race, a_double_set_names_an_early_release)
@@ -351,8 +387,7 @@ TEST_F(race, overlap_of_different_ranges)
 	char want[256];
 
 	snprintf(want, sizeof(want),
-		 "missing sync: MTE3 writes \"x\" [%#lx+4096] (#1 fill) and FIX reads \"x.part\" [%#lx+8] (#2 peek): no set/wait or barrier orders them\n",
-		 (unsigned long)x, (unsigned long)(x + 100));
+		 "missing sync: MTE3 writes \"x\" [0+4096] (#1 fill) and FIX reads \"x.part\" [0+8] (#2 peek): no set/wait or barrier orders them\n");
 	ASSERT_EQ(1, WORK(ASC_PIPE_MTE3, "fill", ACC(x, 1)));
 	ASSERT_FAILS(ENOLCK, WORK(ASC_PIPE_FIX, "peek", part));
 	ASSERT_STREQ(want, REPORT());

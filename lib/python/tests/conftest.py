@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Shared fixtures: tests marked ``device`` skip where /dev/asc_event is missing,
-tests marked ``torch`` unless ASC_TEST_TORCH=1 and torch imports.
+tests marked ``torch`` unless ASC_TEST_TORCH=1 and torch imports.  Every
+report a launch hands back, in every test, must be free of host addresses
+(a ``0x`` number but a region's offset such as ``UB+0x400``).
 
 torch takes a minute to import in the guest (TCG): `make check` leaves its
 tests out; `make check-all` runs them with the programs of its long run and sets
@@ -8,8 +10,12 @@ ASC_TEST_TORCH=1.
 """
 
 import os
+import re
 
 import pytest
+
+#: A host address in a report: a hex number not right after "UB+" and the like.
+HOST_ADDRESS = re.compile(r"(?<![A-Za-z0-9]\+)\b0x[0-9a-fA-F]+")
 
 
 def pytest_configure(config):
@@ -39,3 +45,26 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(no_dev)
         if no_torch and item.get_closest_marker("torch"):
             item.add_marker(no_torch)
+
+
+@pytest.fixture(autouse=True)
+def no_host_address_in_reports(monkeypatch):
+    """Every report of the test's launches, line by line: no host address."""
+    try:
+        from asc import _libasc
+    except (ImportError, OSError):
+        yield
+        return
+    seen = []
+    take = _libasc.take_report
+
+    def taking(ptr):
+        text = take(ptr)
+        if text:
+            seen.append(text)
+        return text
+
+    monkeypatch.setattr(_libasc, "take_report", taking)
+    yield
+    bad = [line for text in seen for line in text.splitlines() if HOST_ADDRESS.search(line)]
+    assert not bad, "host addresses in reports:\n" + "\n".join(bad)

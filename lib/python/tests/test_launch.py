@@ -2,6 +2,7 @@
 """Launches of several cores: cross-core flags, SyncAll, their errors (in the guest)."""
 
 import errno
+import inspect
 import threading
 import time
 
@@ -519,3 +520,75 @@ def test_ctrl_c_ends_a_blocked_cross_core_wait():
     assert got["wait"][1] in (errno.EINTR, errno.ECANCELED), got
     assert got["threads"] == 1 and got["fds_same"] and got["after"], got
     assert elapsed < 5, elapsed
+
+
+def test_a_launch_names_the_lowest_numbered_core_every_time():
+    """Every core from 8 up leaves a flag set; the odd or the even cores lag in turn."""
+
+    @asc.jit
+    def leave_set(run: asc.ConstExpr[int]):
+        i = asc.get_block_idx()
+        if (i + run) % 2:
+            time.sleep(0.002 + 0.001 * (run % 3))
+        asc.set_flag(HE.MTE2_V, 0)  # the set
+        if i < 8:
+            asc.wait_flag(HE.MTE2_V, 0)
+
+    lines, first = inspect.getsourcelines(test_a_launch_names_the_lowest_numbered_core_every_time)
+    line = first + next(i for i, l in enumerate(lines) if "# the set" in l)
+    for run in range(12):
+        with pytest.raises(asc.MissingSyncError) as e:
+            leave_set[16](run)
+        assert e.value.report == (
+            "core 8 (AIV 8):\n"
+            f"missing wait: MTE2 sets MTE2_V id 0 (#1 at test_launch.py:{line}) and no wait takes it "
+            "by the end of the kernel\n"), (run, e.value.report)
+
+
+def test_races_of_one_pair_of_lines_print_once():
+    """Four cores write the same tile of z three times from one line: one report
+    line, with the cores and iterations, the tile by its offset in z."""
+
+    @asc.jit
+    def overwrite(z):
+        z_gm = asc.GlobalTensor()
+        z_gm.set_global_buffer(z)
+        loc = asc.LocalTensor(asc.float32, asc.TPosition.VECOUT, 0, TILE)
+        asc.duplicate(loc, 1.0, TILE)
+        sync(HE.V_MTE3)
+        for _ in range(3):
+            asc.data_copy(z_gm[TILE:], loc, TILE)  # the copy
+            asc.pipe_barrier(asc.PipeID.PIPE_MTE3)
+
+    z = np.zeros(2 * TILE, np.float32)
+    lines, first = inspect.getsourcelines(test_races_of_one_pair_of_lines_print_once)
+    line = first + next(i for i, l in enumerate(lines) if "# the copy" in l)
+    with pytest.raises(asc.MissingSyncError) as e:
+        overwrite[4](z)
+    found = [l for l in e.value.report.splitlines() if l.startswith("missing sync:")]
+    assert len(found) == 1, e.value.report
+    assert found[0].startswith(
+        f'missing sync: core 0 (AIV 0) MTE3 writes "z_gm" at "z" [{4 * TILE}+{4 * TILE}] ('), found
+    assert f"at test_launch.py:{line}) and core 1 (AIV 1) MTE3 writes it (" in found[0], found
+    assert found[0].endswith(
+        "no cross-core set/wait or SyncAll orders them, and 53 more like it (cores 0-3, iterations 1-3)"), found
+
+
+def test_a_wrong_cross_core_mode_names_the_set():
+    """The AIVs set flag 5 in mode 0 (it counts on the AIVs), the AIC waits for it."""
+
+    @asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)
+    def wrong_mode():
+        if asc.get_sub_block_num() == 1:
+            asc.cross_core_wait_flag(5, 2, asc.PipeID.PIPE_S)
+        else:
+            asc.cross_core_set_flag(5, 0, asc.PipeID.PIPE_MTE3)  # the set
+
+    lines, first = inspect.getsourcelines(test_a_wrong_cross_core_mode_names_the_set)
+    line = first + next(i for i, l in enumerate(lines) if "# the set" in l)
+    with pytest.raises(asc.DeadlockError) as e:
+        wrong_mode[1]()
+    for core, aiv in ((1, 0), (2, 1)):
+        assert (f"  wrong mode: core {core} (AIV {aiv}) sets cross-core flag 5 in mode 0 "
+                f"(#1 at test_launch.py:{line}), which counts on cores 1-2, not on core 0 (AIC 0), "
+                "which waits for it") in e.value.report.splitlines(), e.value.report

@@ -13,7 +13,8 @@ possible double set or a deadlock (within a core or across the cores of
 a launch), or of a queue (a deleted enque, deque or free_tensor); this for every third site of mod-pingpong (the 1st, 4th,
 ...), and with --all (`make check-all`) for every site of every example;
 without --all, each PipeBarrier<PIPE_V> of add-rms-norm, whose deletion
-must be a missing sync within V.
+must be a missing sync within V.  No line a run prints may hold a host
+address (a 0x number but an offset in a memory, "UB+0x400").
 --all also runs sync-all-reduce on a launch of 64 AIVs (-c64).  Last, the
 worked example of Documentation/libasc.rst must run, and without its
 wait for MTE2_V report what the text shows; its launch example must run
@@ -57,6 +58,8 @@ FINDING = re.compile(r"^%s: (missing sync|missing wait|possible double set|deadl
                      r"error: deadlock across the cores of the launch|queue): ")
 FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock|queue)")
 ADDR = re.compile(r"0x[0-9a-f]*")
+# A host address in a report: a hex number not right after "UB+" and the like.
+HOST_ADDR = re.compile(r"(?<![A-Za-z0-9]\+)\b0x[0-9a-f]+")
 
 
 class Options:
@@ -116,7 +119,10 @@ class Runner:
         rc = status(p.returncode)
         if rc != want:
             self.out += "exit status %d, expected %d\n" % (rc, want)
-        return self.result(rc == want, what)
+        hosts = [line for line in self.out.splitlines() if HOST_ADDR.search(line)]
+        if hosts:
+            self.out += "host addresses in the report:\n" + "\n".join(hosts) + "\n"
+        return self.result(rc == want and not hosts, what)
 
     def result(self, ok, what):
         """One result; the output of the run when it failed."""
@@ -191,7 +197,7 @@ class Runner:
             self.result(False, "%s: -l lists its PipeBarrier<PIPE_V>" % name)
             return
         finding = re.compile(r"^%s: missing sync: V .*: one pipe, but pipelined: "
-                             r"no pipe_barrier\(V\) between them(, and \d+ more like it)?$" % re.escape(name), re.M)
+                             r"no pipe_barrier\(V\) between them(, and \d+ more like it( \([^)]*\))?)?$" % re.escape(name), re.M)
         for site, call in barriers:
             self.run(3, "%s without line %s, %s: reported" % (name, site, call),
                      [prog, "-s", site])
