@@ -175,7 +175,8 @@ static void ex_usage(const struct example *ex, FILE *f)
 		"run on libasc's core runtime, and checked against plain C.\n"
 		"  -s SITE    delete the sync call at SITE (a line of the original, see -l):\n"
 		"             the run must then report a missing sync, a possible double\n"
-		"             set, a deadlock or a misuse of a queue (exit status 3)\n"
+		"             set, a deadlock, an ID in use or a misuse of a queue (exit\n"
+		"             status 3)\n"
 		"  -l         list the sync calls: SITE and the call as the original has it\n"
 		"  -S         strict IDs (pyasc's rule): hand-written IDs are refused\n"
 		"  -d DEVICE  device node (default $ASC_EVENT_DEV, else /dev/asc_event)\n"
@@ -199,6 +200,7 @@ static int ex_print_report(const char *name, int err, const char *text)
 	static const char *const findings[] = {
 		"missing sync: ", "missing wait: ", "possible double set: ",
 		"deadlock: ", "error: deadlock across the cores of the launch",
+		"in use: ",
 	};
 	static const int queue_errs[] = {
 		ENODATA, EOVERFLOW, EXDEV, ENOENT, EALREADY, EBUSY, EDEADLK, ENOLCK,
@@ -220,7 +222,7 @@ static int ex_print_report(const char *name, int err, const char *text)
 			(int)(nl ? nl - line : (long)strlen(line)), line);
 		line = nl ? nl + 1 : NULL;
 	}
-	if (detector && (err == ENOLCK || err == EBUSY || err == EDEADLK))
+	if (detector && (err == ENOLCK || err == EBUSY || err == EDEADLK || err == EADDRINUSE))
 		return 1;
 	for (i = 0; queue && i < sizeof(queue_errs) / sizeof(queue_errs[0]); i++)
 		if (err == queue_errs[i])

@@ -55,8 +55,8 @@ LONG_OTHERS = {"sync-all-reduce": ["-c64"]}
 DELETING = (["mod-pingpong"], 3)
 DELETING_ALL = ([e for e, _ in EXAMPLES], 1)
 FINDING = re.compile(r"^%s: (missing sync|missing wait|possible double set|deadlock|"
-                     r"error: deadlock across the cores of the launch|queue): ")
-FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock|queue)")
+                     r"error: deadlock across the cores of the launch|queue|in use): ")
+FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock|queue|in use)")
 ADDR = re.compile(r"0x[0-9a-f]*")
 # A host address in a report: a hex number not right after "UB+" and the like.
 HOST_ADDR = re.compile(r"(?<![A-Za-z0-9]\+)\b0x[0-9a-f]+")
