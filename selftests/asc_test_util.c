@@ -61,14 +61,15 @@ void asc_text_free(struct asc_text *t)
 	memset(t, 0, sizeof(*t));
 }
 
-int asc_count_lines(const char *text, const char *prefix)
+/* The lines of @text that start with @s (@whole: that are @s). */
+static int count_lines(const char *text, const char *s, bool whole)
 {
-	size_t n = strlen(prefix);
+	size_t n = strlen(s);
 	const char *p = text;
 	int count = 0;
 
 	while (*p) {
-		if (!strncmp(p, prefix, n))
+		if (!strncmp(p, s, n) && (!whole || p[n] == '\n' || p[n] == '\0'))
 			count++;
 		p = strchr(p, '\n');
 		if (!p)
@@ -78,21 +79,14 @@ int asc_count_lines(const char *text, const char *prefix)
 	return count;
 }
 
+int asc_count_lines(const char *text, const char *prefix)
+{
+	return count_lines(text, prefix, false);
+}
+
 int asc_count_line(const char *text, const char *line)
 {
-	size_t n = strlen(line);
-	const char *p = text;
-	int count = 0;
-
-	while (*p) {
-		if (!strncmp(p, line, n) && (p[n] == '\n' || p[n] == '\0'))
-			count++;
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		p++;
-	}
-	return count;
+	return count_lines(text, line, true);
 }
 
 int asc_read_file(const char *path, struct asc_text *t)
