@@ -30,7 +30,11 @@
  * launch's: when a core fails, the cores numbered above it get ECANCELED
  * and those below run on until each has left or can no longer act (a
  * lower one failing takes its place), so that which core a report names
- * does not depend on which thread got there first.  Then every other core
+ * does not depend on which thread got there first.  The mirror can be
+ * wrong about a wait a reset raced with; so when every thread of the cores
+ * below has been blocked in the driver for LAUNCH_QUIET_TICKS ticks and
+ * no wait of the launch ended meanwhile, they can no longer act either.
+ * Then every other core
  * gets ECANCELED, and the launching thread resets the TPipes of the
  * cancelled cores still there every LAUNCH_TICK_NS until they have ended,
  * which ends any wait they are in or enter later, cross-core and SyncAll
@@ -53,6 +57,7 @@
 
 #define LAUNCH_MODES		3
 #define LAUNCH_TICK_NS		(100 * 1000 * 1000L)
+#define LAUNCH_QUIET_TICKS	10
 
 /*
  * struct asc_launch - one launch.
@@ -82,6 +87,13 @@
  *	([0]), of the AIVs only ([1], mix launches).
  * @sync_round: SyncAll rounds completed, as @sync_arrived.
  * @sync_arrived_aivs: the AIVs among @sync_arrived[0] (mix launches).
+ * @waits_ended: waits in the driver of any core that have ended.
+ * @quiet: ticks for which every thread of the cores below @first_core
+ *	has been blocked in the driver with @waits_ended at @quiet_mark.
+ * @quiet_mark: see @quiet.
+ * @cross_sets: cross-core sets between their call to the driver and their
+ *	count in the mirror; no TPipe is reset meanwhile (the next tick does
+ *	it), so that a reset never falls between the two.
  * @xrace: the cross-core missing-sync detector; NULL unchecked.
  */
 struct asc_launch {
@@ -107,6 +119,10 @@ struct asc_launch {
 	unsigned int sync_arrived[2];
 	unsigned long sync_round[2];
 	unsigned int sync_arrived_aivs;
+	unsigned long waits_ended;
+	unsigned int quiet;
+	unsigned long quiet_mark;
+	unsigned int cross_sets;
 	struct asc_xrace *xrace;
 };
 
@@ -454,7 +470,13 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 
 /*
  * Cancel the cores numbered from @from: their calls fail with ECANCELED
- * from then on, and their TPipes are reset (their waits end).
+ * from then on, and their TPipes are reset (their waits end).  A reset
+ * clears the core's cross-core counters and the sets it issued that no
+ * group completed yet, in the driver and so in the mirror: else a set of
+ * its partner completes a group here that the driver never counts, and a
+ * core that waits for it looks as if it could go on.  While a cross-core
+ * set is between the driver and the mirror, the resets wait for the next
+ * tick.
  */
 static void launch_cancel_from_locked(struct asc_launch *l, unsigned int from)
 {
@@ -467,8 +489,11 @@ static void launch_cancel_from_locked(struct asc_launch *l, unsigned int from)
 			__atomic_store_n(&c->err, ECANCELED, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&c->progress);
 		pthread_cond_broadcast(&c->flag_cond);
-		if (l->go && !c->gone && c->pipe)
+		if (l->go && !c->gone && c->pipe && !l->cross_sets) {
 			asc_pipe_reset(c->pipe);
+			memset(c->cross_count, 0, sizeof(c->cross_count));
+			memset(c->cross_issued, 0, sizeof(c->cross_issued));
+		}
 	}
 }
 
@@ -524,6 +549,40 @@ static void launch_settle_locked(struct asc_launch *l)
 	launch_fail_first_locked(l);
 }
 
+/* Whether every thread of @c is in a blocking call or has nothing to do. */
+static bool launch_core_blocked(const struct asc_core *c)
+{
+	int k;
+
+	if (c->block == CORE_RUNS && !c->waiting)
+		return false;
+	for (k = 1; k < CORE_LANES; k++)
+		if (!launch_lane_idle(&c->lane[k]) && c->lane[k].block == CORE_RUNS)
+			return false;
+	return true;
+}
+
+/*
+ * A tick with a failure pending: after LAUNCH_QUIET_TICKS ticks in which
+ * every core below the one that failed stayed blocked and no wait ended,
+ * that failure is the launch's.
+ */
+static void launch_quiet_tick_locked(struct asc_launch *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->first_core; i++)
+		if (!l->cores[i]->gone && !launch_core_blocked(l->cores[i]))
+			break;
+	if (i < l->first_core || l->waits_ended != l->quiet_mark) {
+		l->quiet = 0;
+		l->quiet_mark = l->waits_ended;
+		return;
+	}
+	if (++l->quiet >= LAUNCH_QUIET_TICKS)
+		launch_fail_first_locked(l);
+}
+
 /*
  * Called under the lock when a core records its first error (core.c).
  * Before the cores run, and a cancel (EINTR, asc_core_cancel()), it is
@@ -563,6 +622,7 @@ void asc_launch_core_failed(struct asc_core *c)
 	l->first_report = asc_report_take(&r);
 	l->first_err = c->err;
 	l->first_core = c->index;
+	l->quiet = 0;
 	l->pending = true;
 	launch_cancel_from_locked(l, c->index + 1);
 	launch_settle_locked(l);
@@ -627,6 +687,7 @@ static int launch_block(struct asc_core *c, struct core_lane *ln,
 	while (ret < 0 && errno == EINTR);
 	err = ret < 0 ? errno : 0;
 	pthread_mutex_lock(c->lock);
+	c->launch->waits_ended++;
 	if (ln)
 		ln->block = CORE_RUNS;
 	else
@@ -661,6 +722,8 @@ static int launch_ticket(struct asc_core *c, struct core_lane *ln,
 	while (ret < 0 && errno == EINTR);
 	err = ret < 0 ? errno : 0;
 	pthread_mutex_lock(c->lock);
+	if (!it->set)
+		c->launch->waits_ended++;
 	ln->block = CORE_RUNS;
 	if (!err)
 		asc_core_count_flag(c, it);
@@ -686,15 +749,20 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 					   it->id, pipe);
 		return;
 	case CORE_CROSS_SET:
-		if (asc_pipe_cross_set(c->pipe, it->id, it->event, ln->pipe_id)) {
-			asc_core_site_fail(c, &it->site, "error", errno, NULL,
+		pthread_mutex_lock(c->lock);
+		c->launch->cross_sets++;
+		pthread_mutex_unlock(c->lock);
+		err = asc_pipe_cross_set(c->pipe, it->id, it->event,
+					 ln->pipe_id) ? errno : 0;
+		pthread_mutex_lock(c->lock);
+		c->launch->cross_sets--;
+		if (!err)
+			launch_cross_issued(c->launch, c, it->event, it->id);
+		pthread_mutex_unlock(c->lock);
+		if (err)
+			asc_core_site_fail(c, &it->site, "error", err, NULL,
 					   "#%lu cross_set_flag(%d, mode %d) on %s",
 					   it->seq, it->id, it->event, pipe);
-			return;
-		}
-		pthread_mutex_lock(c->lock);
-		launch_cross_issued(c->launch, c, it->event, it->id);
-		pthread_mutex_unlock(c->lock);
 		return;
 	case CORE_CROSS_WAIT:
 		err = launch_block(c, ln, CORE_BLOCK_CROSS, it->id, 0,
@@ -1090,10 +1158,12 @@ static void launch_wait(struct asc_launch *l, unsigned int started)
 			t.tv_nsec -= 1000000000L;
 		}
 		pthread_cond_timedwait(&l->cond, &l->lock, &t);
-		if (l->err && l->go)
+		if (l->err && l->go) {
 			launch_cancel_from_locked(l, 0);
-		else if (l->pending)
+		} else if (l->pending) {
 			launch_cancel_from_locked(l, l->first_core);
+			launch_quiet_tick_locked(l);
+		}
 	}
 	if (l->pending)
 		launch_fail_first_locked(l);
