@@ -19,6 +19,7 @@ points; Documentation/reliability.rst says what the lanes run.
     kselftest  asc-kselftest-tree: the selftests in a kernel's kselftest tree
     kernelbuild  kernels/asc-debug-kernel: the debug and KCSAN kernels
     coverage   asc-coverage: the driver's coverage from gcov data
+    checkpatch asc-checkpatch: checkpatch.pl over the tree, clean files kept
     mutants    the mutants file of make mutate, read and checked
     mutate     asc-mutate: mutation testing
 """

@@ -93,9 +93,12 @@ class Run:
                                      c.ko[k] is not None)
 
     def quick_first(self, kernel):
-        """The two longest jobs of the quick run, first."""
+        """The three longest jobs of the quick run, first."""
         c = self.check
-        self.job("tap", "%s: guest run, programs and examples" % kernel,
+        self.job("tap", "%s: guest run, examples and Python" % kernel,
+                 "guest-%s-examples.log" % kernel,
+                 c.vm(kernel, "--", GUEST, "--examples"))
+        self.job("tap", "%s: guest run, programs" % kernel,
                  "guest-%s-programs.log" % kernel,
                  c.vm(kernel, "--", GUEST, "--programs"))
         self.job("tap", "%s: guest run, ascctl and traces" % kernel,

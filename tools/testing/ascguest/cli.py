@@ -2,7 +2,8 @@
 """asc-check-guest's command line: which parts of the guest's check run.
 
     asc-check-guest [--long | --long-head | --long-tail]
-                    [--tools | --programs | --ascctl | --libasc | --fastpath | SELFTEST...]
+                    [--tools | --programs | --examples | --ascctl | --libasc | --fastpath |
+                     SELFTEST...]
 
 plan() turns the arguments into the parts to run, in their order (the
 parts are in parts.py); main() runs them.  The exit status is 1 if
@@ -14,16 +15,19 @@ import sys
 from .tap import Tap
 
 USAGE = ("usage: asc-check-guest [--long | --long-head | --long-tail] [--tools | --programs |"
-         " --ascctl | --libasc | --fastpath | SELFTEST...]")
+         " --examples | --ascctl | --libasc | --fastpath | SELFTEST...]")
 LONG = {"--long": (True, True), "--long-head": (True, False), "--long-tail": (False, True)}
-# Each option of the tools part: (programs, ascctl, libasc, fastpath).
+# Each option of the tools part: the parts it runs, in order.
 TOOLS = {
-    "--tools": (True, True, False, False),
-    "--programs": (True, False, False, False),
-    "--ascctl": (False, True, False, False),
-    "--libasc": (False, False, True, False),
-    "--fastpath": (False, False, False, True),
+    "--tools": ("programs", "examples", "ascctl"),
+    "--programs": ("programs",),
+    "--examples": ("examples",),
+    "--ascctl": ("ascctl",),
+    "--libasc": ("libasc",),
+    "--fastpath": ("fastpath",),
 }
+# The parts of libasc's device tests alone, which only their options run.
+DEVICE_TESTS = ("libasc", "fastpath")
 
 
 class Usage(Exception):
@@ -48,29 +52,27 @@ def plan(args):
     if args and args[0] in LONG:
         head, tail = LONG[args.pop(0)]
         long = True
-    programs, ascctl, libasc, fastpath = True, True, False, False
+    tools = TOOLS["--tools"]
     only_tools = bool(args) and args[0] in TOOLS
     if only_tools:
-        programs, ascctl, libasc, fastpath = TOOLS[args.pop(0)]
+        tools = TOOLS[args.pop(0)]
         if args:
             raise Usage(USAGE)
     if not head:
-        programs = ascctl = False
+        tools = [t for t in tools if t in DEVICE_TESTS]
     parts = []
     if head and not only_tools:
         parts.append("selftests")
         if not long and (not args or "asc_event_abi" in args):
             parts.append("abi32")
-    if not args and programs:
-        parts.append("programs")
-    if libasc:
-        parts.append("libasc")
-    if fastpath:
-        parts.append("fastpath")
-    if not args and ascctl:
-        parts.append("ascctl")
-        if long:
-            parts.append("ascctl-long")
+    for name in tools:
+        if name in DEVICE_TESTS:
+            if only_tools:
+                parts.append(name)
+        elif not args:
+            parts.append(name)
+            if name == "ascctl" and long:
+                parts.append("ascctl-long")
     if tail and not only_tools:
         parts.append("tail")
     return Plan(long, parts, args)

@@ -31,12 +31,13 @@ class PlanTest(unittest.TestCase):
     """asc-check-guest's arguments, as tools/testing/asc-check passes them."""
 
     def test_everything(self):
-        self.assertEqual(parts(), ["selftests", "abi32", "programs", "ascctl"])
+        self.assertEqual(parts(), ["selftests", "abi32", "programs", "examples", "ascctl"])
 
     def test_the_quick_guests(self):
         self.assertEqual(parts("--programs"), ["programs"])
+        self.assertEqual(parts("--examples"), ["examples"])
         self.assertEqual(parts("--ascctl"), ["ascctl"])
-        self.assertEqual(parts("--tools"), ["programs", "ascctl"])
+        self.assertEqual(parts("--tools"), ["programs", "examples", "ascctl"])
         self.assertEqual(parts("--fastpath"), ["fastpath"])
         self.assertEqual(parts("--libasc"), ["libasc"])
 
@@ -48,9 +49,10 @@ class PlanTest(unittest.TestCase):
 
     def test_long_halves(self):
         self.assertEqual(parts("--long"),
-                         ["selftests", "programs", "ascctl", "ascctl-long", "tail"])
+                         ["selftests", "programs", "examples", "ascctl", "ascctl-long",
+                          "tail"])
         self.assertEqual(parts("--long-head"),
-                         ["selftests", "programs", "ascctl", "ascctl-long"])
+                         ["selftests", "programs", "examples", "ascctl", "ascctl-long"])
         self.assertEqual(parts("--long-tail"), ["tail"])
         self.assertTrue(plan(["--long-head"]).long)
         self.assertFalse(plan(["--programs"]).long)
@@ -58,6 +60,8 @@ class PlanTest(unittest.TestCase):
     def test_long_with_a_part(self):
         self.assertEqual(parts("--long", "--ascctl"), ["ascctl", "ascctl-long"])
         self.assertEqual(parts("--long-tail", "--programs"), [])
+        self.assertEqual(parts("--long-tail", "--libasc"), ["libasc"])
+        self.assertEqual(parts("--long", "--examples"), ["examples"])
 
     def test_nothing_after_a_part(self):
         for args in (["--programs", "x"], ["--ascctl", "--long"]):
