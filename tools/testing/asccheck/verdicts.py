@@ -20,6 +20,9 @@ DIAGNOSTIC = re.compile(r"(warning|error):")
 SHOWN = re.compile(r"(warning|error|ERROR|WARNING|CHECK)")
 SHOWN_BEFORE = 19       # lines printed before a "not ok"
 KEPT_BEFORE = 11        # lines kept with it for the end of the run
+# The exit statuses of tools/testing/asc-vm for a run that did not finish,
+# a failure of its own whatever the TAP before it said.
+UNFINISHED = {124: ": timed out", 125: ": the guest died or the runner failed"}
 
 
 def read_lines(path):
@@ -90,7 +93,8 @@ class Verdicts:
 
     def tap(self, name, log, status):
         """A TAP run's verdict: its results, and STATUS when it failed
-        without a failure of its own."""
+        without a failure of its own or when the run did not finish (a
+        guest that timed out or died: the results after are missing)."""
         report = tap.read(read_lines(log))
         for r in report.results:
             if r.failed:
@@ -100,11 +104,12 @@ class Verdicts:
                            + [report.lines[r.index]])
             self._print(report.lines[r.index])
         self.tally.add(report)
-        if status != 0 and report.failed == 0:
+        if status in UNFINISHED or (status != 0 and report.failed == 0):
             for line in report.lines[-20:]:
                 self._print("    " + line)
             self._keep(report.lines[-12:])
-            self.result("%s (exit status %d)" % (name, status), False)
+            self.result("%s (exit status %d%s)" % (
+                name, status, UNFINISHED.get(status, "")), False)
 
     def plain(self, name, log, status):
         """A plain step's verdict: STATUS, and the end of LOG if it failed."""

@@ -19,7 +19,9 @@ address (a 0x number but an offset in a memory, "UB+0x400").
 worked example of Documentation/libasc.rst must run, and without its
 wait for MTE2_V report what the text shows; its launch example must run
 and add up right; README.md's C example must run.  Prints TAP, one
-result per run; the exit status is 1 if anything failed.
+result per run (a run still going after RUN_TIMEOUT seconds is killed and
+fails, and the runs after it go on); the exit status is 1 if anything
+failed.
 """
 
 import os
@@ -58,6 +60,8 @@ FINDING = re.compile(r"^%s: (missing sync|missing wait|possible double set|deadl
                      r"error: deadlock across the cores of the launch|queue|in use): ")
 FIRST_FINDING = re.compile(r"^%s: (missing|possible|deadlock|error: deadlock|queue|in use)")
 ADDR = re.compile(r"0x[0-9a-f]*")
+# A run that hangs is one failure, and the runs after it still run.
+RUN_TIMEOUT = 600
 # A host address in a report: a hex number not right after "UB+" and the like.
 HOST_ADDR = re.compile(r"(?<![A-Za-z0-9]\+)\b0x[0-9a-f]+")
 
@@ -112,9 +116,15 @@ class Runner:
         self.out = ""
 
     def run(self, want, what, cmd):
-        """CMD must exit with WANT: its result; its output in OUT."""
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, check=False)
+        """CMD must exit with WANT within RUN_TIMEOUT seconds: its result;
+        its output in OUT."""
+        try:
+            p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=RUN_TIMEOUT, check=False)
+        except subprocess.TimeoutExpired as e:
+            self.out = (e.output or b"").decode(errors="replace")
+            self.out += "still running after %d s: killed\n" % RUN_TIMEOUT
+            return self.result(False, what)
         self.out = p.stdout.decode(errors="replace")
         rc = status(p.returncode)
         if rc != want:

@@ -247,6 +247,18 @@ class ExamplesTest(unittest.TestCase):
         self.assertEqual(out.getvalue(),
                          "ok 1 three\n# y\n# exit status 1, expected 0\nnot ok 2 zero\n")
 
+    def test_a_run_that_hangs_is_one_failure(self):
+        out = io.StringIO()
+        r = examples.Runner(tap.Tap(out))
+        saved, examples.RUN_TIMEOUT = examples.RUN_TIMEOUT, 1
+        try:
+            self.assertFalse(r.run(3, "hangs", ["sh", "-c", "echo z; exec sleep 30"]))
+        finally:
+            examples.RUN_TIMEOUT = saved
+        self.assertTrue(r.run(3, "after", ["sh", "-c", "exit 3"]))
+        self.assertEqual(out.getvalue(), "# z\n# still running after 1 s: killed\n"
+                         "not ok 1 hangs\nok 2 after\n")
+
 
 PYTEST = """\
 ============================= test session starts ==============================

@@ -91,10 +91,22 @@ class VerdictsTest(TmpDir):
         self.assertEqual((tally.passed, tally.failed), (1, 1))
         self.assertIn("    # kernel 29\n", out)
         self.assertNotIn("    # kernel 9\n", out)
-        self.assertTrue(out.endswith("not ok - guest (exit status 124)\n"))
+        self.assertTrue(out.endswith("not ok - guest (exit status 124: timed out)\n"))
         self.assertEqual(failures.splitlines()[0], "# kernel 18")
         self.assertEqual(failures.splitlines()[-1],
-                         "not ok - guest (exit status 124)")
+                         "not ok - guest (exit status 124: timed out)")
+
+    def test_a_guest_that_timed_out_after_a_failure_says_so(self):
+        log = "ok 1 a\nnot ok 2 b\nok 3 c\n# still running\n"
+        for status, why in ((124, "timed out"),
+                            (125, "the guest died or the runner failed")):
+            tally, out, _ = self.judge("tap", log, status, "guest")
+            self.assertEqual((tally.passed, tally.failed), (2, 2))
+            self.assertTrue(out.endswith("not ok - guest (exit status %d: %s)\n"
+                                         % (status, why)), out)
+        tally, out, _ = self.judge("tap", log, 1, "guest")
+        self.assertEqual((tally.passed, tally.failed), (2, 1))
+        self.assertNotIn("exit status", out)
 
     def test_plain(self):
         tally, out, _ = self.judge("plain", "".join("%d\n" % i
