@@ -294,6 +294,77 @@ def test_an_id_never_released_is_a_leak(at):
         assert line.endswith(f" before {at} (#4 at test_kernels.py:{lines['end']})"), line
 
 
+#: Runs of each hand-written-use-then-alloc kernel, V lagging on every
+#: other one and the scalar late on every third (findings-run.c's runs).
+COLLISION_RUNS = 10
+LAG, LATE = 0.05, 0.2
+
+
+def run_collide(back, lag, late, seen, lines):
+    """A hand-written set and wait of (MTE2_V, 0), then an alloc of MTE2_V.
+
+    With ``back``, V sets V_MTE2 after its wait and MTE2 waits for it, so
+    the allocated ID's first set on MTE2 queues behind a wait that comes
+    after V's.  ``lag`` makes V sleep before its wait (work on V, issued
+    as the operations issue theirs); ``late``, the scalar before the
+    alloc.  ``seen`` gets whether V had run its wait when the scalar
+    reached the alloc (the work V runs after it had).
+    """
+    def body():
+        pipe = asc.TPipe()
+        ran = threading.Event()
+        asc.set_flag(event=asc.HardEvent.MTE2_V, event_id=0)
+        asc.runtime.issue(asc.PipeID.PIPE_V, lambda: time.sleep(LAG if lag else 0), "lag")
+        lines["wait"] = sys._getframe().f_lineno + 1
+        asc.wait_flag(event=asc.HardEvent.MTE2_V, event_id=0)
+        asc.runtime.issue(asc.PipeID.PIPE_V, ran.set, "ran")
+        if back:
+            asc.set_flag(event=asc.HardEvent.V_MTE2, event_id=0)
+            asc.wait_flag(event=asc.HardEvent.V_MTE2, event_id=0)
+        if late:
+            time.sleep(LATE)
+        seen.append(ran.is_set())
+        lines["alloc"] = sys._getframe().f_lineno + 1
+        event_id = pipe.alloc_event_id(event=asc.HardEvent.MTE2_V)
+        lines["id"] = event_id
+        asc.set_flag(event=asc.HardEvent.MTE2_V, event_id=event_id)
+        asc.wait_flag(event=asc.HardEvent.MTE2_V, event_id=event_id)
+        pipe.release_event_id(id=event_id, event=asc.HardEvent.MTE2_V)
+    run(body)
+
+
+def test_alloc_after_a_use_it_queues_behind_succeeds_every_time():
+    seen = []
+    for i in range(COLLISION_RUNS):
+        lines = {}
+        try:
+            run_collide(True, i % 2 == 1, i % 3 == 0, seen, lines)
+        except asc.AscError as e:
+            pytest.fail(f"run {i}: {e.report}")
+        assert lines["id"] == 0, (i, lines)
+    # Both ways: V had run its wait at the alloc, and it had not.
+    assert True in seen and False in seen, seen
+
+
+def test_alloc_that_may_collide_is_refused_every_time():
+    seen = []
+    for i in range(COLLISION_RUNS):
+        lines = {}
+        with pytest.raises(asc.AscError) as e:
+            run_collide(False, i % 2 == 1, i % 3 == 0, seen, lines)
+        assert "id" not in lines, (i, lines, e.value.report)
+        assert isinstance(e.value, asc.EventIDInUseError), (i, e.value.report)
+        assert e.value.errno == errno.EADDRINUSE, (i, e.value.report)
+        assert e.value.report == (
+            "core 0 (AIV 0):\n"
+            f"error: #5 alloc_event_id(MTE2_V) on S at test_kernels.py:{lines['alloc']}: "
+            "Address already in use\n"
+            f"in use: MTE2_V id 0: its last wait, on V (#3 at test_kernels.py:{lines['wait']}), "
+            "is ordered before nothing MTE2 issues next: a set of it could come first\n"), \
+            (i, e.value.report)
+    assert True in seen and False in seen, seen
+
+
 def test_a_scalar_read_without_sync_is_a_missing_sync():
     def body():
         a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
