@@ -183,17 +183,16 @@ static void ex_usage(const struct example *ex, FILE *f)
 		"%s"
 		"  -h         this help\n"
 		"Exit status: 0 verified, 1 error, wrong result or a warning of the memory\n"
-		"checks, 2 bad usage, 3 missing\n"
-		"sync, possible double set, deadlock or misuse of a queue reported, 4\n"
-		"device absent.\n",
+		"checks, 2 bad usage, 3 missing sync, possible double set, deadlock, misuse\n"
+		"of a queue or an error of the memory checks reported, 4 device absent.\n",
 		ex->name, ex->options ? " " : "",
 		ex->options ? "[OPTIONS]" : "", ex->what, ex->follows,
 		ex->options_help ? ex->options_help : "");
 }
 
 /*
- * Print the runtime's report, one line each; is it the detector's, or a
- * queue's misuse (a "queue:" line)?
+ * Print the runtime's report, one line each; is it the detector's, a
+ * queue's misuse (a "queue:" line) or a memory check's error?
  */
 static int ex_print_report(const char *name, int err, const char *text)
 {
@@ -202,12 +201,15 @@ static int ex_print_report(const char *name, int err, const char *text)
 		"deadlock: ", "error: deadlock across the cores of the launch",
 		"in use: ",
 	};
+	static const char *const memory[] = {
+		"out of bounds: ", "misaligned: ", "uninitialized read: ",
+	};
 	static const int queue_errs[] = {
 		ENODATA, EOVERFLOW, EXDEV, ENOENT, EALREADY, EBUSY, EDEADLK, ENOLCK,
 	};
 	const char *line = text, *nl;
 	unsigned int i;
-	int detector = 0, queue = 0;
+	int detector = 0, queue = 0, mem = 0;
 
 	fprintf(stderr, "%s: %s\n", name, strerror(err));
 	/* A launch's report names the core first: any line may be it. */
@@ -217,11 +219,16 @@ static int ex_print_report(const char *name, int err, const char *text)
 				detector = 1;
 		if (!strncmp(line, "queue: ", 7))
 			queue = 1;
+		for (i = 0; i < sizeof(memory) / sizeof(memory[0]); i++)
+			if (!strncmp(line, memory[i], strlen(memory[i])))
+				mem = 1;
 		nl = strchr(line, '\n');
 		fprintf(stderr, "%s: %.*s\n", name,
 			(int)(nl ? nl - line : (long)strlen(line)), line);
 		line = nl ? nl + 1 : NULL;
 	}
+	if (mem && err == EFAULT)
+		return 1;
 	if (detector && (err == ENOLCK || err == EBUSY || err == EDEADLK || err == EADDRINUSE))
 		return 1;
 	for (i = 0; queue && i < sizeof(queue_errs) / sizeof(queue_errs[0]); i++)

@@ -236,7 +236,9 @@ int ex_free_tensor_at(struct asc_core *core, const char *key, struct asc_que *qu
  *
  * Return: the exit status: 0 verified; 1 error or wrong result; 2 bad
  * usage; 3 the run reported a missing sync, a possible double set, a
- * deadlock or a misuse of a queue; 4 no device.
+ * deadlock, a misuse of a queue or an error of the memory checks (an
+ * "out of bounds:", "misaligned:" or, with ASC_UNINIT_READS=error,
+ * "uninitialized read:" line, EFAULT); 4 no device.
  */
 int ex_main(const struct example *ex, int argc, char **argv);
 

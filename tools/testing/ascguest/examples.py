@@ -6,7 +6,10 @@ Each one must compute the right result in checked mode and, with strict
 IDs (-S), pass when it uses only allocated and fetched IDs and fail with
 ENOENT when it writes IDs by hand; mmad-pingpong -u, with catlass's line
 314 as it is, and sigmoid -n 100000, ops-nn's two-buffer path with its
-fetched MTE2_V ID, must report a possible double set.  Then, for every sync
+fetched MTE2_V ID, must report a possible double set; duplicate -w,
+pyasc's tiling as written, must end with exit status 3 and the memory
+check's "out of bounds:" line: a core's 2048-byte copy from the start of
+its 252-byte block (the overlap), past the end of z.  Then, for every sync
 call it lists (-l), the run without that call (-s SITE) must end with
 exit status 3 and a report of the detector: a missing sync or wait, a
 possible double set or a deadlock (within a core or across the cores of
@@ -36,7 +39,7 @@ from .tap import Tap
 EXAMPLES = [("mod-pingpong", "alloc"), ("mmad-pingpong", "hand"),
             ("amp-update-scale", "hand"), ("add-rms-norm", "alloc"),
             ("sync-all-reduce", "alloc"), ("mix-matmul-epilogue", "alloc"),
-            ("lerp", "alloc"), ("sigmoid", "alloc")]
+            ("lerp", "alloc"), ("sigmoid", "alloc"), ("duplicate", "alloc")]
 # Other sizes: tails, fewer tiles than buffers, one tile or block; for
 # mix-matmul-epilogue 1, 2 (the default) and 8 AI cores, a core with no
 # tile, short tiles; for sync-all-reduce 1 and 2 AIVs, with --all 64
@@ -50,6 +53,7 @@ OTHERS = {
     "sync-all-reduce": ["-c1", "-c2"],
     "lerp": ["-n1", "-n33", "-c1", "-c3 -n77777", "-u3072 -n5000"],
     "sigmoid": ["-t128 -n1"],
+    "duplicate": ["-n1", "-n20000 -c4", "-n1000 -t100", "-n8192 -w"],
 }
 LONG_OTHERS = {"sync-all-reduce": ["-c64"]}
 # The examples whose sync calls are each deleted in turn, and how many
@@ -173,10 +177,28 @@ class Runner:
             if not re.search("^%s: possible double set: MTE2 sets MTE2_V id 0 " % name,
                              self.out, re.M):
                 self.fail("%s -n 100000: MTE2_V" % name, "not the double set of MTE2_V")
+        if name == "duplicate":
+            self.as_written(name, prog)
         if name in opts.deleting:
             self.deletions(opts, name, prog)
         elif name == "add-rms-norm":
             self.barrier_deletions(name, prog)
+
+    def as_written(self, name, prog):
+        """duplicate -w, pyasc's tiling of 1000 floats on 16 cores: a core
+        copies 2048 bytes from its 252-byte block's start (the overlap),
+        and the copy of one of cores 8 to 15 runs past z's 4000 bytes."""
+        self.run(3, "%s -w: pyasc's tiling, out of bounds of z" % name, [prog, "-w"])
+        m = re.search(r'^%s: out of bounds: #\d+ data_copy\(z_gm\[i \* tile_length:\], '
+                      r'z_local\) on MTE3 of core (\d+) writes "z_gm" at "z" \[(\d+)\+2048\], '
+                      r'past its 4000 bytes at duplicate\.c:\d+: Bad address$' % name,
+                      self.out, re.M)
+        if not m:
+            self.fail("%s -w: the out of bounds of z" % name, "not the copy past the end of z")
+        elif int(m.group(1)) < 8 or int(m.group(2)) != 252 * int(m.group(1)):
+            self.fail("%s -w: the overlap" % name,
+                      "not a core's copy from the start of its 252-byte block")
+        self.tap.comment(m.group(0) if m else "")
 
     def deletions(self, opts, name, prog):
         """The runs of NAME without one of its sync calls each."""
