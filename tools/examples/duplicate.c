@@ -27,9 +27,9 @@
  * blocks of the next eight cores), and the last core's runs 457 elements
  * past the end of z.  On the chip that writes memory the test never
  * allocated; here the memory check refuses the copy before it runs (an
- * "out of bounds:" line, exit status 3), on the first core that gets
- * there, which is one of cores 8 to 15: each copies past the end, and
- * its offset in z (252c bytes, 2048 long) is the overlap.  With 8192
+ * "out of bounds:" line, exit status 3).  Cores 8 to 15 each copy past
+ * the end; the report names core 8, the lowest (as a launch's report
+ * does), and its offset in z (252c bytes, 2048 long) is the overlap.  With 8192
  * (pyasc's int32 size) a block is one tile and the tiling as written is
  * right.
  *
