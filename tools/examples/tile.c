@@ -42,26 +42,26 @@ void ex_mmad_work(void *arg)
 	free(o);
 }
 
-int ex_issue(struct asc_core *core, int pipe, void (*fn)(void *), const char *what,
-	     const struct ex_tile_op *op, const struct asc_access *acc,
-	     unsigned int nacc)
+int ex_issue_at(struct asc_core *core, int pipe, void (*fn)(void *), const char *what,
+		const struct ex_tile_op *op, const struct asc_access *acc,
+		unsigned int nacc, const char *file, int line)
 {
 	struct ex_tile_op *o = malloc(sizeof(*o));
 
 	if (!o)
 		return -1;
 	*o = *op;
-	if (asc_core_issue(core, pipe, fn, o, what, acc, nacc) < 0) {
+	if (asc_core_issue_at(core, pipe, fn, o, what, acc, nacc, file, line) < 0) {
 		free(o);
 		return -1;
 	}
 	return 0;
 }
 
-int ex_issue_copy(struct asc_core *core, int pipe, const char *what,
-		  float *dst, uint32_t dst_stride, const char *dst_name,
-		  const float *src, uint32_t src_stride, const char *src_name,
-		  uint32_t rows, uint32_t cols)
+int ex_issue_copy_at(struct asc_core *core, int pipe, const char *what,
+		     float *dst, uint32_t dst_stride, const char *dst_name,
+		     const float *src, uint32_t src_stride, const char *src_name,
+		     uint32_t rows, uint32_t cols, const char *file, int line)
 {
 	const struct ex_tile_op op = { .dst = dst, .src = src, .dst_stride = dst_stride,
 				       .src_stride = src_stride, .rows = rows, .cols = cols };
@@ -70,13 +70,14 @@ int ex_issue_copy(struct asc_core *core, int pipe, const char *what,
 		{ dst, ex_span(rows, cols, dst_stride), 1, dst_name },
 	};
 
-	return ex_issue(core, pipe, ex_copy_work, what, &op, acc, 2);
+	return ex_issue_at(core, pipe, ex_copy_work, what, &op, acc, 2, file, line);
 }
 
-int ex_issue_copy_rows(struct asc_core *core, int pipe, const char *what,
-		       float *dst, uint32_t dst_stride, const char *dst_name,
-		       const float *src, uint32_t src_stride,
-		       const char *src_name, uint32_t rows, uint32_t cols)
+int ex_issue_copy_rows_at(struct asc_core *core, int pipe, const char *what,
+			  float *dst, uint32_t dst_stride, const char *dst_name,
+			  const float *src, uint32_t src_stride,
+			  const char *src_name, uint32_t rows, uint32_t cols,
+			  const char *file, int line)
 {
 	const struct ex_tile_op op = { .dst = dst, .src = src, .dst_stride = dst_stride,
 				       .src_stride = src_stride, .rows = rows, .cols = cols };
@@ -90,7 +91,7 @@ int ex_issue_copy_rows(struct asc_core *core, int pipe, const char *what,
 	for (r = 0; r < rows; r++)
 		acc[r + 1] = (struct asc_access){ dst + (size_t)r * dst_stride,
 						  cols * sizeof(float), 1, dst_name };
-	ret = ex_issue(core, pipe, ex_copy_work, what, &op, acc, rows + 1);
+	ret = ex_issue_at(core, pipe, ex_copy_work, what, &op, acc, rows + 1, file, line);
 	free(acc);
 	return ret;
 }

@@ -65,7 +65,8 @@ void ex_copy_work(void *arg);
 void ex_mmad_work(void *arg);
 
 /**
- * ex_issue() - issue @fn with a heap copy of @op to @pipe.
+ * ex_issue_at() - issue @fn with a heap copy of @op to @pipe, at a call
+ *	site; ex_issue() passes the caller's.
  * @core: the core.
  * @pipe: the ASC_PIPE_* that runs it.
  * @fn: ex_copy_work(), ex_mmad_work() or an example's own, which frees
@@ -74,16 +75,21 @@ void ex_mmad_work(void *arg);
  * @op: the operation, copied.
  * @acc: the memory it reads and writes, @nacc entries.
  * @nacc: how many.
+ * @file: the kernel's file, for the call site in reports.
+ * @line: its line.
  *
- * Return: 0, or -1 with errno set (ENOMEM, or asc_core_issue()'s).
+ * Return: 0, or -1 with errno set (ENOMEM, or asc_core_issue_at()'s).
  */
-int ex_issue(struct asc_core *core, int pipe, void (*fn)(void *), const char *what,
-	     const struct ex_tile_op *op, const struct asc_access *acc,
-	     unsigned int nacc);
+int ex_issue_at(struct asc_core *core, int pipe, void (*fn)(void *), const char *what,
+		const struct ex_tile_op *op, const struct asc_access *acc,
+		unsigned int nacc, const char *file, int line);
+
+#define ex_issue(...) ex_issue_at(__VA_ARGS__, __FILE__, __LINE__)
 
 /**
- * ex_issue_copy() - issue a copy of rows x cols to @pipe, with the accesses
- * of both sides.
+ * ex_issue_copy_at() - issue a copy of rows x cols to @pipe, with the
+ *	accesses of both sides, at a call site; ex_issue_copy() passes the
+ *	caller's.
  * @core: the core.
  * @pipe: the ASC_PIPE_* that runs it.
  * @what: its name in reports.
@@ -95,26 +101,34 @@ int ex_issue(struct asc_core *core, int pipe, void (*fn)(void *), const char *wh
  * @src_name: the name of @src in reports.
  * @rows: rows.
  * @cols: columns.
+ * @file: as ex_issue_at().
+ * @line: as ex_issue_at().
  *
- * Return: as ex_issue().
+ * Return: as ex_issue_at().
  */
-int ex_issue_copy(struct asc_core *core, int pipe, const char *what,
-		  float *dst, uint32_t dst_stride, const char *dst_name,
-		  const float *src, uint32_t src_stride, const char *src_name,
-		  uint32_t rows, uint32_t cols);
+int ex_issue_copy_at(struct asc_core *core, int pipe, const char *what,
+		     float *dst, uint32_t dst_stride, const char *dst_name,
+		     const float *src, uint32_t src_stride, const char *src_name,
+		     uint32_t rows, uint32_t cols, const char *file, int line);
+
+#define ex_issue_copy(...) ex_issue_copy_at(__VA_ARGS__, __FILE__, __LINE__)
 
 /**
- * ex_issue_copy_rows() - ex_issue_copy(), with one access per row of
+ * ex_issue_copy_rows_at() - ex_issue_copy_at(), with one access per row of
  * @dst: for a tile of a matrix in global memory whose rows lie between
- * the rows of other cores' tiles.
- * @core: as ex_issue_copy(), and the other arguments too.
+ * the rows of other cores' tiles; ex_issue_copy_rows() passes the
+ * caller's call site.
+ * @core: as ex_issue_copy_at(), and the other arguments too.
  *
- * Return: as ex_issue().
+ * Return: as ex_issue_at().
  */
-int ex_issue_copy_rows(struct asc_core *core, int pipe, const char *what,
-		       float *dst, uint32_t dst_stride, const char *dst_name,
-		       const float *src, uint32_t src_stride,
-		       const char *src_name, uint32_t rows, uint32_t cols);
+int ex_issue_copy_rows_at(struct asc_core *core, int pipe, const char *what,
+			  float *dst, uint32_t dst_stride, const char *dst_name,
+			  const float *src, uint32_t src_stride,
+			  const char *src_name, uint32_t rows, uint32_t cols,
+			  const char *file, int line);
+
+#define ex_issue_copy_rows(...) ex_issue_copy_rows_at(__VA_ARGS__, __FILE__, __LINE__)
 
 /**
  * ex_check_matrix() - compare a result with its reference, exactly.
