@@ -668,9 +668,11 @@ out:
 static int xrace_leftovers(struct asc_xrace *x, struct asc_report *out)
 {
 	const struct xrace_count *cnt;
+	const struct xrace_item *it;
 	const struct xrace_set *s;
 	const struct xrace_core *c;
 	unsigned int core, taken[XRACE_FLAGS];
+	char at[160];
 	size_t i, k;
 	int f, n = 0;
 
@@ -684,12 +686,16 @@ static int xrace_leftovers(struct asc_xrace *x, struct asc_report *out)
 			for (k = taken[f]; k < c->ncounts[f]; k++) {
 				cnt = c->counts[f][k];
 				s = cnt->members[cnt->nmembers - 1];
+				it = &x->cores[s->group.last].items[s->item];
+				at[0] = '\0';
+				if (it->site.file)
+					snprintf(at, sizeof(at), " at %s:%d",
+						 it->site.file, it->site.line);
 				asc_report_add(out,
-					       "missing wait: cross-core flag %d of %s counts a set of %s (#%lu %s, mode %d) that no wait takes by the end of the launch",
+					       "missing wait: cross-core flag %d of %s counts a set of %s (#%lu %s%s, mode %d) that no wait takes by the end of the launch",
 					       f, c->name,
 					       x->cores[s->group.last].name,
-					       s->seq,
-					       xrace_lane_name(x->cores[s->group.last].items[s->item].lane),
+					       s->seq, xrace_lane_name(it->lane), at,
 					       s->mode);
 				n++;
 			}

@@ -26,6 +26,8 @@
  *   it (cores 0-3, iterations 1-3)".
  * - The AIVs of a mix launch set a flag in mode 0, the AIC waits for it:
  *   the deadlock report names each set and its wrong mode.
+ * - Two AIVs set a flag in mode 0 that no wait takes: a line for each
+ *   core's count, naming the set's line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -393,6 +395,35 @@ TEST(a_wrong_cross_core_mode_names_the_set)
 		 "  wrong mode: core 1 (AIV 0) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n"
 		 "  wrong mode: core 2 (AIV 1) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n",
 		 wrong_mode_line, wrong_mode_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+/* ---- a cross-core count no wait takes ---- */
+
+static int leftover_line;
+
+static void leftover_kernel(struct asc_core *core, void *arg)
+{
+	(void)arg;
+	leftover_line = __LINE__ + 1;
+	CHECK(asc_core_cross_set_flag(core, 1, 0, ASC_PIPE_MTE3));
+}
+
+TEST(a_count_no_wait_takes_names_the_set_line)
+{
+	char want[1024], *report;
+	int ret;
+
+	need_device(_metadata);
+	errno = 0;
+	ret = asc_launch_run(leftover_kernel, NULL, ASC_LAUNCH_AIV, 2, &checked, &report);
+	ASSERT_EQ(-1, ret);
+	ASSERT_EQ(ENOLCK, errno) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "missing wait: cross-core flag 1 of core 0 (AIV 0) counts a set of core 1 (AIV 1) (#1 MTE3 at findings-run.c:%d, mode 0) that no wait takes by the end of the launch\n"
+		 "missing wait: cross-core flag 1 of core 1 (AIV 1) counts a set of core 1 (AIV 1) (#1 MTE3 at findings-run.c:%d, mode 0) that no wait takes by the end of the launch\n",
+		 leftover_line, leftover_line);
 	ASSERT_STREQ(want, report);
 	free(report);
 }
