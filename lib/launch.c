@@ -32,13 +32,12 @@
  * lower one failing takes its place), so that which core a report names
  * does not depend on which thread got there first.  The mirror can be
  * wrong about a wait a reset raced with; so when every thread of the cores
- * below has been blocked in the driver for LAUNCH_QUIET_TICKS ticks and
- * no wait of the launch ended meanwhile, they can no longer act either.
- * Then every other core
- * gets ECANCELED, and the launching thread resets the TPipes of the
- * cancelled cores still there every LAUNCH_TICK_NS until they have ended,
- * which ends any wait they are in or enter later, cross-core and SyncAll
- * included.
+ * below has been blocked or idle for LAUNCH_QUIET_TICKS ticks and no wait
+ * of the launch ended meanwhile, they can no longer act either.  Then
+ * every other core gets ECANCELED, and the launching thread resets the
+ * TPipes of the cancelled cores still there every LAUNCH_TICK_NS until
+ * they have ended, which ends any wait they are in or enter later,
+ * cross-core and SyncAll included.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,7 +88,7 @@
  * @sync_arrived_aivs: the AIVs among @sync_arrived[0] (mix launches).
  * @waits_ended: waits in the driver of any core that have ended.
  * @quiet: ticks for which every thread of the cores below @first_core
- *	has been blocked in the driver with @waits_ended at @quiet_mark.
+ *	has been blocked or idle with @waits_ended at @quiet_mark.
  * @quiet_mark: see @quiet.
  * @cross_sets: cross-core sets between their call to the driver and their
  *	count in the mirror; no TPipe is reset meanwhile (the next tick does
