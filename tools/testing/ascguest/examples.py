@@ -10,8 +10,8 @@ fetched MTE2_V ID, must report a possible double set; duplicate -w,
 pyasc's tiling as written, must end with exit status 3 and the memory
 check's "out of bounds:" line of core 8, the lowest that fails: its
 2048-byte copy from the start of its 252-byte block (the overlap), past
-the end of z.  Then, for every sync
-call it lists (-l), the run without that call (-s SITE) must end with
+the end of z.  Then, for every sync call it lists (-l), the run without
+that call (-s SITE) must end with
 exit status 3 and a report of the detector: a missing sync or wait, a
 possible double set or a deadlock (within a core or across the cores of
 a launch), or of a queue (a deleted enque, deque or free_tensor); this for every third site of mod-pingpong (the 1st, 4th,
