@@ -272,6 +272,8 @@ static int core_qset_wait(struct asc_core *c, struct core_lane *l,
 		l->block = CORE_BLOCK_QSET;
 		l->block_event = it->event;
 		l->block_id = it->id;
+		l->block_seq = it->seq;
+		l->block_site = it->site;
 		if (c->launch)
 			asc_launch_check(c->launch);
 		while (!c->err && c->flag_waits[i] < c->flag_sets[i])
@@ -576,6 +578,8 @@ static int core_wait_s(struct asc_core *c, int event, int id)
 	c->block = CORE_BLOCK_FLAG;
 	c->block_event = event;
 	c->block_id = id;
+	c->block_seq = c->seq;
+	c->block_site = c->site;
 	asc_launch_check(c->launch);
 	pthread_mutex_unlock(c->lock);
 	err = core_wait_s_slices(c, event, id);

@@ -76,7 +76,8 @@ enum core_block {
  * kernel issued it.  A set of a queue (@after_wait) runs only once every
  * earlier set of its flag was taken by a wait.  A
  * software sync's counters: @gm, @gm_n of them 32 bytes apart; a set adds
- * one to the first, a wait waits until each is at least @gm_target.
+ * one to the first, a wait waits until each is at least @gm_target (an
+ * IBWait's block and event in @id and @event, @event -1 for SyncAll's).
  */
 struct core_item {
 	enum core_kind kind;
@@ -113,8 +114,9 @@ struct core_item {
  *	for this pipe and not yet executed, a ring from @tk_head, @tk_count
  *	of them: the driver's queue of the pipe.
  * @block: what the thread is blocked in (launch.c), with @block_event and
- *	@block_id; in a software sync's wait (CORE_BLOCK_GM), @gm_wait is
- *	the instruction.
+ *	@block_id, and the blocked instruction's number @block_seq and call
+ *	site @block_site for the deadlock report; in a software sync's wait
+ *	(CORE_BLOCK_GM), @gm_wait is the instruction.
  */
 struct core_lane {
 	struct asc_core *core;
@@ -133,6 +135,8 @@ struct core_lane {
 	enum core_block block;
 	int block_event;
 	int block_id;
+	unsigned long block_seq;
+	struct core_site block_site;
 	const struct core_item *gm_wait;
 };
 
@@ -172,6 +176,8 @@ struct core_lane {
  * @block_event: the HardEvent or cross-core flag of @block; for SyncAll
  *	1 when it is the AIVs' of a mix launch (asc_core_sync_all_aiv()).
  * @block_id: the ID of a flag wait; the SyncAll round of a SyncAll.
+ * @block_seq: the instruction number of the call blocked, @block_site its
+ *	call site (for the deadlock report).
  * @flag_sets: sets of each (HardEvent, ID) run, ASC_HARD_EVENT_COUNT *
  *	ASC_EVENT_IDS_MAX of them; @flag_waits: waits that took one.
  * @flag_cond: a queue's set waits here for a wait of its flag to run
@@ -220,6 +226,8 @@ struct asc_core {
 	enum core_block block;
 	int block_event;
 	unsigned long block_id;
+	unsigned long block_seq;
+	struct core_site block_site;
 	uint32_t *flag_sets;
 	uint32_t *flag_waits;
 	pthread_cond_t flag_cond;

@@ -381,22 +381,29 @@ static void launch_report_wrong_modes(const struct asc_launch *l,
 	}
 }
 
-/* One line of the deadlock report: what @pipe of @c waits for. */
+/*
+ * One line of the deadlock report: what @pipe of @c waits for, in the
+ * call numbered @seq, at @site.
+ */
 static void launch_report_wait(const struct asc_launch *l,
 			       const struct asc_core *c, const char *pipe,
 			       enum core_block block, int event,
-			       unsigned long id, struct asc_report *r)
+			       unsigned long id, unsigned long seq,
+			       const struct core_site *site,
+			       struct asc_report *r)
 {
 	struct launch_range g[LAUNCH_MODES];
-	char name[48], who[160] = "";
+	char name[48], who[160] = "", at[144], call[176];
 	size_t len = 0;
 	unsigned int n, i, m;
 
 	launch_core_name(c, name, sizeof(name));
+	asc_core_site_text(site, at, sizeof(at));
+	snprintf(call, sizeof(call), " (#%lu%s)", seq, at);
 	switch (block) {
 	case CORE_BLOCK_FLAG:
-		asc_report_add(r, "  %s %s waits for %s id %lu, set by %s",
-			       name, pipe, asc_hard_event_name(event), id,
+		asc_report_add(r, "  %s %s waits for %s id %lu%s, set by %s",
+			       name, pipe, asc_hard_event_name(event), id, call,
 			       asc_pipe_id_name(asc_hard_event_src_pipe(event)));
 		return;
 	case CORE_BLOCK_CROSS:
@@ -408,13 +415,13 @@ static void launch_report_wait(const struct asc_launch *l,
 					len += snprintf(who + len, sizeof(who) - len,
 							"%s%u (mode %d)",
 							len ? ", " : "", m, g[i].mode);
-		asc_report_add(r, "  %s %s waits for cross-core flag %d, which cores %s have not set",
-			       name, pipe, event, who);
+		asc_report_add(r, "  %s %s waits for cross-core flag %d%s, which cores %s have not set",
+			       name, pipe, event, call, who);
 		launch_report_wrong_modes(l, c, event, r);
 		return;
 	case CORE_BLOCK_QSET:
-		asc_report_add(r, "  %s %s waits to set %s id %lu until %s has taken its previous set",
-			       name, pipe, asc_hard_event_name(event), id,
+		asc_report_add(r, "  %s %s waits to set %s id %lu%s until %s has taken its previous set",
+			       name, pipe, asc_hard_event_name(event), id, call,
 			       asc_pipe_id_name(asc_hard_event_dst_pipe(event)));
 		return;
 	case CORE_BLOCK_SYNC:
@@ -426,8 +433,9 @@ static void launch_report_wait(const struct asc_launch *l,
 			    len < sizeof(who) - 8)
 				len += snprintf(who + len, sizeof(who) - len,
 						"%s%u", len ? ", " : "", m);
-		asc_report_add(r, "  %s %s waits in SyncAll%s, which cores %s have not reached",
-			       name, pipe, event ? " of the AIVs" : "", who);
+		asc_report_add(r, "  %s %s waits in SyncAll%s%s, which cores %s have not reached",
+			       name, pipe, event ? " of the AIVs" : "", call,
+			       who);
 		return;
 	default:
 		return;
@@ -438,7 +446,7 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 {
 	struct asc_report r = { 0 };
 	const struct asc_core *c;
-	char name[48];
+	char name[48], at[144];
 	unsigned int i;
 	int k;
 
@@ -448,12 +456,15 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 		if (c->gone)
 			continue;
 		launch_core_name(c, name, sizeof(name));
-		if (c->waiting)
-			asc_report_add(&r, "  %s S waits for its pipes to run what it issued (#%lu)",
-				       name, c->seq);
-		else
+		if (c->waiting) {
+			asc_core_site_text(&c->site, at, sizeof(at));
+			asc_report_add(&r, "  %s S waits for its pipes to run what it issued (#%lu%s)",
+				       name, c->seq, at);
+		} else {
 			launch_report_wait(l, c, "S", c->block, c->block_event,
-					   c->block_id, &r);
+					   c->block_id, c->block_seq,
+					   &c->block_site, &r);
+		}
 		for (k = 1; k < CORE_LANES; k++)
 			if (c->lane[k].block == CORE_BLOCK_GM)
 				asc_wsync_report(&c->lane[k], name, &r);
@@ -462,7 +473,9 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 						   asc_pipe_id_name(c->lane[k].pipe_id),
 						   c->lane[k].block,
 						   c->lane[k].block_event,
-						   c->lane[k].block_id, &r);
+						   c->lane[k].block_id,
+						   c->lane[k].block_seq,
+						   &c->lane[k].block_site, &r);
 	}
 	return asc_report_take(&r);
 }
@@ -660,11 +673,13 @@ void asc_launch_check(struct asc_launch *l)
 }
 
 /*
- * A blocking call of the scalar of @c (@ln NULL) or of its pipe @ln, known
- * to the deadlock detector while it blocks.  Return: 0 or an errno.
+ * A blocking call of the scalar of @c (@ln NULL) or of its pipe @ln running
+ * @it, known to the deadlock detector while it blocks.  Return: 0 or an
+ * errno.
  */
 static int launch_block(struct asc_core *c, struct core_lane *ln,
-			enum core_block block, int event, unsigned long id,
+			const struct core_item *it, enum core_block block,
+			int event, unsigned long id,
 			int (*call)(struct asc_pipe *, int), int flag)
 {
 	int ret, err;
@@ -674,10 +689,14 @@ static int launch_block(struct asc_core *c, struct core_lane *ln,
 		ln->block = block;
 		ln->block_event = event;
 		ln->block_id = id;
+		ln->block_seq = it->seq;
+		ln->block_site = it->site;
 	} else {
 		c->block = block;
 		c->block_event = event;
 		c->block_id = id;
+		c->block_seq = c->seq;
+		c->block_site = c->site;
 	}
 	asc_launch_check(c->launch);
 	pthread_mutex_unlock(c->lock);
@@ -713,6 +732,8 @@ static int launch_ticket(struct asc_core *c, struct core_lane *ln,
 		ln->block = CORE_BLOCK_FLAG;
 		ln->block_event = it->event;
 		ln->block_id = it->id;
+		ln->block_seq = it->seq;
+		ln->block_site = it->site;
 		asc_launch_check(c->launch);
 	}
 	pthread_mutex_unlock(c->lock);
@@ -764,7 +785,7 @@ void asc_launch_lane_run(struct asc_core *c, struct core_lane *ln,
 					   it->seq, it->id, it->event, pipe);
 		return;
 	case CORE_CROSS_WAIT:
-		err = launch_block(c, ln, CORE_BLOCK_CROSS, it->id, 0,
+		err = launch_block(c, ln, it, CORE_BLOCK_CROSS, it->id, 0,
 				   asc_pipe_cross_wait, it->id);
 		if (err)
 			asc_core_site_fail(c, &it->site, "error", err, NULL,
@@ -880,7 +901,7 @@ ASC_API int asc_core_cross_wait_flag(struct asc_core *c, int flag_id,
 		return asc_core_call_fail(c, errno, "#%lu the cross-core detector",
 					  it.seq);
 	if (lane == CORE_S) {
-		err = launch_block(c, NULL, CORE_BLOCK_CROSS, flag_id, 0,
+		err = launch_block(c, NULL, NULL, CORE_BLOCK_CROSS, flag_id, 0,
 				   asc_pipe_cross_wait, flag_id);
 		if (err)
 			return asc_core_call_fail(c, err,
@@ -937,7 +958,7 @@ static int launch_sync_all(struct asc_core *c, bool aiv_only)
 			l->sync_arrived_aivs = 0;
 	}
 	pthread_mutex_unlock(c->lock);
-	err = launch_block(c, NULL, CORE_BLOCK_SYNC, aiv, round,
+	err = launch_block(c, NULL, NULL, CORE_BLOCK_SYNC, aiv, round,
 			   launch_sync_call,
 			   aiv_only ? ASC_EVENT_SYNC_ALL_AIV_ONLY : 0);
 	if (err)

@@ -28,6 +28,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -99,13 +100,15 @@ static int gm_issue_set(struct asc_core *c, const char *what, uint32_t *gm)
 
 /*
  * Issue to MTE2, as instruction c->seq, a wait until each of the @n
- * counters from @gm has reached @target.
+ * counters from @gm has reached @target: IBWait's of (@block, @event), or
+ * SyncAll's of blocks 0..@n-1 (@event -1).
  */
 static int gm_issue_wait(struct asc_core *c, const char *what, uint32_t *gm,
-			 unsigned int n, uint32_t target)
+			 unsigned int n, uint32_t target, int block, int event)
 {
 	struct core_item it = { .kind = CORE_GM_WAIT, .seq = c->seq, .gm = gm,
-				.gm_n = n, .gm_target = target };
+				.gm_n = n, .gm_target = target, .id = block,
+				.event = event };
 	struct asc_xrace *x = asc_launch_xrace(c->launch);
 	int lane = asc_core_lane_of(ASC_PIPE_MTE2), pos;
 	unsigned int i;
@@ -184,7 +187,7 @@ ASC_API int asc_core_ib_wait(struct asc_core *c, void *gm_workspace,
 	gm = gm_slot(gm_workspace, (size_t)event_id * gm_blocks(c) + block_idx);
 	if (gm_next_target(c, gm, &target))
 		return asc_core_call_fail(c, ENOMEM, "#%lu IBWait", c->seq);
-	if (gm_issue_wait(c, "IBWait", gm, 1, target))
+	if (gm_issue_wait(c, "IBWait", gm, 1, target, block_idx, event_id))
 		return -1;
 	return asc_core_pipe_barrier(c, ASC_PIPE_ALL);
 }
@@ -217,7 +220,7 @@ ASC_API int asc_core_sync_all_gm(struct asc_core *c, void *gm_workspace,
 	if (asc_core_pipe_barrier(c, ASC_PIPE_ALL) || asc_core_enter(c) ||
 	    gm_issue_set(c, what, gm_slot(gm_workspace, c->block_idx)) ||
 	    asc_core_enter(c) ||
-	    gm_issue_wait(c, what, gm_workspace, used, round))
+	    gm_issue_wait(c, what, gm_workspace, used, round, 0, -1))
 		return -1;
 	return asc_core_pipe_barrier(c, ASC_PIPE_ALL);
 }
@@ -294,6 +297,8 @@ void asc_wsync_report(const struct core_lane *ln, const char *name,
 		       struct asc_report *r)
 {
 	const struct core_item *it = ln->gm_wait;
+	char at[144], whose[48];
+	uint32_t *gm;
 	unsigned int i;
 
 	if (!it)
@@ -304,9 +309,16 @@ void asc_wsync_report(const struct core_lane *ln, const char *name,
 			break;
 	if (i == it->gm_n)
 		return;
-	asc_report_add(r, "  %s %s waits (#%lu %s) for the counter at %p to reach %u; it is %u",
+	asc_core_site_text(&it->site, at, sizeof(at));
+	gm = it->gm + i * GM_SLOT_WORDS;
+	if (it->event < 0)
+		snprintf(whose, sizeof(whose), "block %u", i);
+	else
+		snprintf(whose, sizeof(whose), "block %d, event %d", it->id,
+			 it->event);
+	asc_report_add(r, "  %s %s waits (#%lu %s%s) for the counter of %s to reach %u; it is %u",
 		       name, asc_pipe_id_name(ln->pipe_id), it->seq,
-		       it->gm_n > 1 ? "SyncAll over global memory" : "IBWait",
-		       (void *)(it->gm + i * GM_SLOT_WORDS), it->gm_target,
-		       __atomic_load_n(it->gm + i * GM_SLOT_WORDS, __ATOMIC_ACQUIRE));
+		       it->event < 0 ? "SyncAll over global memory" : "IBWait",
+		       at, whose, it->gm_target,
+		       __atomic_load_n(gm, __ATOMIC_ACQUIRE));
 }

@@ -366,12 +366,13 @@ TEST(races_of_one_pair_of_lines_print_once)
 
 /* ---- a wrong cross-core mode ---- */
 
-static int wrong_mode_line;
+static int wrong_mode_line, wrong_mode_wait_line;
 
 static void wrong_mode_kernel(struct asc_core *core, void *arg)
 {
 	(void)arg;
 	if (asc_core_type(core) == ASC_CORE_AIC) {
+		wrong_mode_wait_line = __LINE__ + 1;
 		CHECK(asc_core_cross_wait_flag(core, 5, ASC_PIPE_S));
 		return;
 	}
@@ -391,10 +392,10 @@ TEST(a_wrong_cross_core_mode_names_the_set)
 	ASSERT_EQ(EDEADLK, errno) TH_LOG("%s", report);
 	snprintf(want, sizeof(want),
 		 "error: deadlock across the cores of the launch: these cores and pipes wait forever for one another\n"
-		 "  core 0 (AIC 0) S waits for cross-core flag 5, which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set\n"
+		 "  core 0 (AIC 0) S waits for cross-core flag 5 (#1 at findings-run.c:%d), which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set\n"
 		 "  wrong mode: core 1 (AIV 0) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n"
 		 "  wrong mode: core 2 (AIV 1) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n",
-		 wrong_mode_line, wrong_mode_line);
+		 wrong_mode_wait_line, wrong_mode_line, wrong_mode_line);
 	ASSERT_STREQ(want, report);
 	free(report);
 }

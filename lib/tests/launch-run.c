@@ -486,9 +486,13 @@ TEST(counter_past_15_fails_on_the_pipe)
  * Two AIVs wait for flag 1 before they set it: a mode 0 set counts once
  * both have issued it, which neither ever does.
  */
+static int cross_wait_line, sync_wait_line, sync_all_line, aiv_sync_line,
+	   aiv_wait_line;
+
 static void cross_cycle_kernel(struct asc_core *core, void *arg)
 {
 	(void)arg;
+	cross_wait_line = __LINE__ + 1;
 	asc_core_cross_wait_flag(core, 1, ASC_PIPE_V);
 	asc_core_cross_set_flag(core, 1, 0, ASC_PIPE_V);
 }
@@ -498,18 +502,20 @@ static void sync_cycle_kernel(struct asc_core *core, void *arg)
 {
 	(void)arg;
 	if (asc_core_type(core) == ASC_CORE_AIC) {
+		sync_wait_line = __LINE__ + 1;
 		asc_core_cross_wait_flag(core, 6, ASC_PIPE_S);
 		asc_core_sync_all(core);
 		return;
 	}
+	sync_all_line = __LINE__ + 1;
 	asc_core_sync_all(core);
 	asc_core_cross_set_flag(core, 6, 2, ASC_PIPE_MTE3);
 }
 
 TEST(deadlock_across_cores_reported)
 {
-	char *report = NULL, *first = NULL;
-	int i;
+	char *report = NULL, *first = NULL, want[256];
+	int i, core;
 
 	need_launch(_metadata);
 	for (i = 0; i < 5; i++) {
@@ -517,12 +523,12 @@ TEST(deadlock_across_cores_reported)
 					  ASC_LAUNCH_AIV, 2, &report));
 		ASSERT_NE(NULL, report);
 		EXPECT_NE(NULL, strstr(report, "deadlock across the cores"));
-		EXPECT_NE(NULL, strstr(report,
-			"core 0 (AIV 0) V waits for cross-core flag 1, which cores 0 (mode 0), 1 (mode 0) have not set"))
-			TH_LOG("%s", report);
-		EXPECT_NE(NULL, strstr(report,
-			"core 1 (AIV 1) V waits for cross-core flag 1, which cores 0 (mode 0), 1 (mode 0) have not set"))
-			TH_LOG("%s", report);
+		for (core = 0; core < 2; core++) {
+			snprintf(want, sizeof(want),
+				 "core %d (AIV %d) V waits for cross-core flag 1 (#1 at launch-run.c:%d), which cores 0 (mode 0), 1 (mode 0) have not set",
+				 core, core, cross_wait_line);
+			EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
+		}
 		if (!first)
 			first = report;
 		else
@@ -535,10 +541,14 @@ TEST(deadlock_across_cores_reported)
 	ASSERT_EQ(EDEADLK, launch(sync_cycle_kernel, NULL, ASC_LAUNCH_MIX, 1,
 				  &report));
 	ASSERT_NE(NULL, report);
-	EXPECT_NE(NULL, strstr(report, "core 0 (AIC 0) S waits for cross-core flag 6, which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set"))
-		TH_LOG("%s", report);
-	EXPECT_NE(NULL, strstr(report, "core 1 (AIV 0) S waits in SyncAll, which cores 0 have not reached"))
-		TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "core 0 (AIC 0) S waits for cross-core flag 6 (#1 at launch-run.c:%d), which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set",
+		 sync_wait_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "core 1 (AIV 0) S waits in SyncAll (#2 at launch-run.c:%d), which cores 0 have not reached",
+		 sync_all_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
 	free(report);
 }
 
@@ -553,11 +563,13 @@ static void sync_aiv_cycle_kernel(struct asc_core *core, void *arg)
 	if (asc_core_type(core) == ASC_CORE_AIC)
 		return;
 	if (!asc_core_sub_block_idx(core)) {
+		aiv_sync_line = __LINE__ + 1;
 		asc_core_sync_all_aiv(core);
 		asc_core_cross_set_flag(core, 6, 1, ASC_PIPE_MTE3);
 		return;
 	}
 	asc_core_cross_set_flag(core, 6, 1, ASC_PIPE_MTE3);
+	aiv_wait_line = __LINE__ + 1;
 	asc_core_cross_wait_flag(core, 6, ASC_PIPE_S);
 	asc_core_sync_all_aiv(core);
 }
@@ -574,16 +586,20 @@ static void sync_mixed_kernel(struct asc_core *core, void *arg)
 
 TEST(deadlock_in_the_aivs_sync_all_reported)
 {
-	char *report = NULL;
+	char *report = NULL, want[160];
 	int i;
 
 	need_launch(_metadata);
 	ASSERT_EQ(EDEADLK, launch(sync_aiv_cycle_kernel, NULL, ASC_LAUNCH_MIX, 1, &report));
 	ASSERT_NE(NULL, report);
-	EXPECT_NE(NULL, strstr(report, "core 1 (AIV 0) S waits in SyncAll of the AIVs, which cores 2 have not reached"))
-		TH_LOG("%s", report);
-	EXPECT_NE(NULL, strstr(report, "core 2 (AIV 1) S waits for cross-core flag 6"))
-		TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "core 1 (AIV 0) S waits in SyncAll of the AIVs (#2 at launch-run.c:%d), which cores 2 have not reached",
+		 aiv_sync_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "core 2 (AIV 1) S waits for cross-core flag 6 (#2 at launch-run.c:%d)",
+		 aiv_wait_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
 	free(report);
 
 	/* The AIV that comes second fails, whichever it is. */

@@ -1063,6 +1063,8 @@ TEST(more_misuse_with_its_report)
  * cross-core wait no core sets, so MTE2's second enque, which reuses the
  * ID, waits forever too, and the launch fails instead of hanging.
  */
+static int qset_wait_line, qset_enque_line;
+
 static void qset_kernel(struct asc_core *core, void *arg)
 {
 	struct asc_que *q = asc_core_tque(core, ASC_POS_VECIN, 2, "inQueueX");
@@ -1073,10 +1075,12 @@ static void qset_kernel(struct asc_core *core, void *arg)
 	CHECK(asc_core_alloc_tensor(core, q, &a));
 	CHECK(fill(core, &a));
 	CHECK(asc_core_enque(core, q, &a));
+	qset_wait_line = __LINE__ + 1;
 	CHECK(asc_core_cross_wait_flag(core, 1, ASC_PIPE_V));
 	CHECK(asc_core_deque(core, q, &a));
 	CHECK(asc_core_alloc_tensor(core, q, &b));
 	CHECK(fill(core, &b));
+	qset_enque_line = __LINE__ + 1;
 	CHECK(asc_core_enque(core, q, &b));
 	CHECK(asc_core_deque(core, q, &b));
 	CHECK(asc_core_free_tensor(core, q, &a));
@@ -1085,17 +1089,20 @@ static void qset_kernel(struct asc_core *core, void *arg)
 
 TEST(a_queues_set_in_a_launch_deadlock)
 {
-	char *report;
+	char *report, want[160];
 
 	need_device(_metadata);
 	errno = 0;
 	ASSERT_EQ(-1, asc_launch_run(qset_kernel, NULL, ASC_LAUNCH_AIV, 1, NULL, &report));
 	EXPECT_EQ(EDEADLK, errno);
-	EXPECT_NE(NULL, strstr(report, "core 0 (AIV 0) V waits for cross-core flag 1"))
-		TH_LOG("%s", report);
-	EXPECT_NE(NULL, strstr(report,
-			       "core 0 (AIV 0) MTE2 waits to set MTE2_V id 0 until V has taken its previous set"))
-		TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "core 0 (AIV 0) V waits for cross-core flag 1 (#6 at que-run.c:%d)",
+		 qset_wait_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
+	snprintf(want, sizeof(want),
+		 "core 0 (AIV 0) MTE2 waits to set MTE2_V id 0 (#10 at que-run.c:%d) until V has taken its previous set",
+		 qset_enque_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
 	free(report);
 }
 

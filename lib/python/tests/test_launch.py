@@ -580,14 +580,18 @@ def test_a_wrong_cross_core_mode_names_the_set():
     @asc.jit(kernel_type=asc.KernelType.MIX_AIC_1_2)
     def wrong_mode():
         if asc.get_sub_block_num() == 1:
-            asc.cross_core_wait_flag(5, 2, asc.PipeID.PIPE_S)
+            asc.cross_core_wait_flag(5, 2, asc.PipeID.PIPE_S)  # the wait
         else:
             asc.cross_core_set_flag(5, 0, asc.PipeID.PIPE_MTE3)  # the set
 
     lines, first = inspect.getsourcelines(test_a_wrong_cross_core_mode_names_the_set)
     line = first + next(i for i, l in enumerate(lines) if "# the set" in l)
+    wait = first + next(i for i, l in enumerate(lines) if "# the wait" in l)
     with pytest.raises(asc.DeadlockError) as e:
         wrong_mode[1]()
+    assert (f"  core 0 (AIC 0) S waits for cross-core flag 5 (#1 at test_launch.py:{wait}), "
+            "which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set") \
+        in e.value.report.splitlines(), e.value.report
     for core, aiv in ((1, 0), (2, 1)):
         assert (f"  wrong mode: core {core} (AIV {aiv}) sets cross-core flag 5 in mode 0 "
                 f"(#1 at test_launch.py:{line}), which counts on cores 1-2, not on core 0 (AIC 0), "
