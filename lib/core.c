@@ -1155,6 +1155,7 @@ void asc_core_finish(struct asc_core *c)
 		return;
 	/* Nothing is an instruction of the kernel now: no call site. */
 	c->site.file = NULL;
+	c->ended = true;
 	asc_race_site(c->race, NULL, 0);
 	if (asc_que_leftovers(c, "by the end of the kernel"))
 		return;

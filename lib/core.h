@@ -157,6 +157,8 @@ struct core_lane {
  * @wait_items: see @waiting.
  * @wait_tickets: see @waiting.
  * @stopping: the kernel is over; the pipe threads exit once idle.
+ * @ended: the kernel has returned: what the scalar waits for now is the
+ *	end of the kernel's (asc_core_finish()), no call of it.
  * @err: the first error (an errno), 0 while there is none.
  * @report: its report.
  * @marker: the trace marker, written by whoever runs a work item.
@@ -210,6 +212,7 @@ struct asc_core {
 	size_t wait_items;
 	unsigned int wait_tickets;
 	bool stopping;
+	bool ended;
 	int err;
 	char *report;
 	struct asc_marker marker;

@@ -459,7 +459,8 @@ static char *launch_deadlock_report(const struct asc_launch *l)
 		if (c->waiting) {
 			asc_core_site_text(&c->site, at, sizeof(at));
 			asc_report_add(&r, "  %s S waits for its pipes to run what it issued (#%lu%s)",
-				       name, c->seq, at);
+				       name, c->seq,
+				       c->ended ? ", the end of the kernel" : at);
 		} else {
 			launch_report_wait(l, c, "S", c->block, c->block_event,
 					   c->block_id, c->block_seq,

@@ -497,6 +497,18 @@ static void cross_cycle_kernel(struct asc_core *core, void *arg)
 	asc_core_cross_set_flag(core, 1, 0, ASC_PIPE_V);
 }
 
+static int barrier_line;
+
+/* The same, with the scalar in a barrier behind the wait. */
+static void cross_barrier_kernel(struct asc_core *core, void *arg)
+{
+	(void)arg;
+	asc_core_cross_wait_flag(core, 1, ASC_PIPE_V);
+	barrier_line = __LINE__ + 1;
+	asc_core_pipe_barrier(core, ASC_PIPE_ALL);
+	asc_core_cross_set_flag(core, 1, 0, ASC_PIPE_V);
+}
+
 /* The AIVs meet in SyncAll after their set; the AIC waits for it first. */
 static void sync_cycle_kernel(struct asc_core *core, void *arg)
 {
@@ -528,6 +540,10 @@ TEST(deadlock_across_cores_reported)
 				 "core %d (AIV %d) V waits for cross-core flag 1 (#1 at launch-run.c:%d), which cores 0 (mode 0), 1 (mode 0) have not set",
 				 core, core, cross_wait_line);
 			EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
+			snprintf(want, sizeof(want),
+				 "core %d (AIV %d) S waits for its pipes to run what it issued (#3, the end of the kernel)\n",
+				 core, core);
+			EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
 		}
 		if (!first)
 			first = report;
@@ -537,6 +553,15 @@ TEST(deadlock_across_cores_reported)
 			free(report);
 	}
 	free(first);
+
+	ASSERT_EQ(EDEADLK, launch(cross_barrier_kernel, NULL, ASC_LAUNCH_AIV, 2,
+				  &report));
+	ASSERT_NE(NULL, report);
+	snprintf(want, sizeof(want),
+		 "core 0 (AIV 0) S waits for its pipes to run what it issued (#2 at launch-run.c:%d)\n",
+		 barrier_line);
+	EXPECT_NE(NULL, strstr(report, want)) TH_LOG("%s", report);
+	free(report);
 
 	ASSERT_EQ(EDEADLK, launch(sync_cycle_kernel, NULL, ASC_LAUNCH_MIX, 1,
 				  &report));
