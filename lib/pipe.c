@@ -327,6 +327,13 @@ ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
 }
 
 /*
+ * The three calls of the fast path each start at a multiple of 256
+ * bytes, and are shorter than that: none crosses a page, where an
+ * emulator such as QEMU's TCG cannot chain the blocks of its jumps.
+ */
+#define ASC_HOT	__attribute__((aligned(256)))
+
+/*
  * What asc_set_flag() does when the inline fast path did not: map the
  * pages if this is the first set or wait, then the fast path with the
  * whole check of the caller, or the ioctl.  Out of line, so that the hot
@@ -343,7 +350,7 @@ static __attribute__((noinline)) int asc_set_flag_slow(struct asc_pipe *pipe,
 	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
 }
 
-ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
+ASC_API ASC_HOT int asc_set_flag(struct asc_pipe *pipe, int event, int id)
 {
 	if (asc_ref_valid(pipe, event, id) &&
 	    asc_fast_set(&pipe->fast, asc_bound_key, event, id, false))
@@ -400,8 +407,8 @@ static __attribute__((noinline)) int asc_wait_flag_slow(struct asc_pipe *pipe,
 	return 0;
 }
 
-ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
-				  int64_t timeout_ns)
+ASC_API ASC_HOT int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
+					  int64_t timeout_ns)
 {
 	if (asc_ref_valid(pipe, event, id) &&
 	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id, false))
@@ -409,7 +416,7 @@ ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
 	return asc_wait_flag_slow(pipe, event, id, timeout_ns);
 }
 
-ASC_API int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
+ASC_API ASC_HOT int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
 {
 	if (asc_ref_valid(pipe, event, id) &&
 	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id, false))
