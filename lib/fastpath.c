@@ -11,11 +11,12 @@
  * this pipe) to the HardEvent's source pipe for a set, its destination
  * pipe for a wait, or bound to no pipe of the TPipe, and for a set no
  * thread is bound to the source pipe (the state page shows the bindings
- * with the thread IDs, ASC_EVENT_FEATURE_MAP_BOUND).  Then a set sets its flag bit with compare-and-swap unless the
- * bit or its waiter bit is set, and a wait clears a set flag bit;
- * everything else (a double set, a blocked waiter to wake, a flag not yet
- * set, any error) is the ioctl's.  Each operation done here adds one to
- * the page's count, which the driver's counters read.
+ * with the thread IDs, ASC_EVENT_FEATURE_MAP_BOUND).  Then a set sets its
+ * flag bit with compare-and-swap unless the bit or its waiter bit is set,
+ * and a wait clears a set flag bit; everything else (a double set, a
+ * blocked waiter to wake, a flag not yet set, any error) is the ioctl's.
+ * Each operation done here adds one to the page's count, which the
+ * driver's counters read.
  *
  * The pages are mapped by the first set or wait of the pipe (so an open
  * that never sets or waits costs the kernel no page): that thread maps
@@ -58,6 +59,12 @@ static void asc_fast_read_env(void)
 
 /* The bound pipes of a driver that does not show them: every pipe. */
 static const __u32 asc_fast_all_pipes = ~0U;
+
+/*
+ * The module page of a pipe whose pages are not mapped: "tracing", so
+ * that the inline path may read it before it knows they are.
+ */
+static const struct asc_event_map_module asc_fast_no_module = { .tracing = 1 };
 
 /*
  * What asc_fast_caller() leaves: a thread bound through this library to
@@ -112,6 +119,7 @@ void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 	f->key = key;
 	f->bound_shown = features & ASC_EVENT_FEATURE_MAP_BOUND;
 	f->bound_pipes = &asc_fast_all_pipes;
+	f->module = &asc_fast_no_module;
 	pthread_once(&asc_fast_once, asc_fast_read_env);
 	if (asc_fast_off || !(features & ASC_EVENT_FEATURE_MAP) ||
 	    event_ids > ASC_EVENT_MAP_IDS_MAX)
@@ -124,12 +132,12 @@ static void asc_fast_unmap_pages(struct asc_fast *f)
 
 	if (f->state)
 		munmap((void *)f->state, size);
-	if (f->module)
+	if (f->module != &asc_fast_no_module)
 		munmap((void *)f->module, size);
 	if (f->flags)
 		munmap(f->flags, size);
 	f->state = NULL;
-	f->module = NULL;
+	__atomic_store_n(&f->module, &asc_fast_no_module, __ATOMIC_RELAXED);
 	f->flags = NULL;
 }
 
@@ -142,6 +150,7 @@ static void asc_fast_unmap_pages(struct asc_fast *f)
 __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 {
 	int state = __atomic_load_n(&f->ready, __ATOMIC_ACQUIRE);
+	const struct asc_event_map_module *module;
 	int none = ASC_FAST_UNMAPPED;
 
 	if (state != ASC_FAST_UNMAPPED ||
@@ -150,9 +159,11 @@ __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 		return false;
 
 	f->state = asc_fast_page(f->fd, ASC_EVENT_MAP_STATE, PROT_READ);
-	f->module = asc_fast_page(f->fd, ASC_EVENT_MAP_MODULE, PROT_READ);
+	module = asc_fast_page(f->fd, ASC_EVENT_MAP_MODULE, PROT_READ);
+	if (module)
+		__atomic_store_n(&f->module, module, __ATOMIC_RELAXED);
 	f->flags = asc_fast_page(f->fd, ASC_EVENT_MAP_FLAGS, PROT_READ | PROT_WRITE);
-	if (!f->state || !f->module || !f->flags) {
+	if (!f->state || !module || !f->flags) {
 		asc_fast_unmap_pages(f);
 		__atomic_store_n(&f->ready, ASC_FAST_OFF, __ATOMIC_RELEASE);
 		return false;
@@ -160,11 +171,13 @@ __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 	if (f->bound_shown)
 		f->bound_pipes = &f->state->bound;
 	__atomic_store_n(&f->ready, ASC_FAST_MAPPED, __ATOMIC_RELEASE);
+	__atomic_store_n(&f->fast_ids, f->event_ids, __ATOMIC_RELEASE);
 	return true;
 }
 
 void asc_fast_unmap(struct asc_fast *f)
 {
+	__atomic_store_n(&f->fast_ids, 0, __ATOMIC_RELAXED);
 	if (f->ready == ASC_FAST_MAPPED)
 		asc_fast_unmap_pages(f);
 	f->ready = ASC_FAST_OFF;

@@ -57,7 +57,11 @@ bool asc_pipe_id_valid(int pipe_id);
 
 /*
  * struct asc_fast - a pipe's mapped pages (fastpath.c).
- * @ready: ASC_FAST_*: whether the pages below may be used.
+ * @ready: ASC_FAST_*: whether the pages below are mapped, being mapped,
+ *	or never will be.
+ * @fast_ids: IDs per HardEvent while @ready is ASC_FAST_MAPPED, else 0:
+ *	the one word the inline path reads to know both that the pages are
+ *	there and that an ID is in range (stored with release after them).
  * @event_ids: IDs per HardEvent.
  * @bound_shown: the state page shows the pipe bindings
  *	(ASC_EVENT_FEATURE_MAP_BOUND): only then may a thread that did not
@@ -67,7 +71,7 @@ bool asc_pipe_id_valid(int pipe_id);
  * @state: the TPipe's state, read-only.
  * @flags: its flag registers.
  * @module: the module's page, read-only.
- * @key: the pipe's asc_bound_key() for ASC_PIPE_S (pipe.c): a thread is
+ * @key: the pipe's asc_bound_key for ASC_PIPE_S (pipe.c): a thread is
  *	bound to pipe P of this open when its key is @key | P.
  * @fd: the device file.
  *
@@ -79,15 +83,13 @@ bool asc_pipe_id_valid(int pipe_id);
  * of the caller; asc_fast_unmap() unmaps them.  asc_fast_set() and
  * asc_fast_wait() do a set or a wait in userspace and return true, or
  * return false, having changed nothing, when the pages are not mapped or
- * the ioctl must do it (or, without @full, when the caller is neither of
- * the two common cases of asc_fast_caller()); @bound is the calling
- * thread's key, 0 when it is not bound through this library.  They are inline, for the calls in pipe.c: an uncontended set
- * or wait is the library's hottest path, a few loads and one
- * compare-and-swap without a call.  asc_fast_caller_rest() is the part of
- * the check of the caller that is not: a thread bound through this
- * library to another pipe or on another open, or any thread not bound
- * through it while some pipe is bound (whether it is bound, by its thread
- * ID).
+ * the ioctl must do it (or, without @full, when the caller is not one of
+ * the two common cases of asc_fast_caller()).  They are inline, for the
+ * calls in pipe.c: an uncontended set or wait is the library's hottest
+ * path, a few loads and one atomic operation without a call.
+ * asc_fast_caller_rest() is the part of the check of the caller that is
+ * not: a thread not bound through this library to the pipe of the call
+ * while some pipe is bound (whether it is bound, by its thread ID).
  */
 enum {
 	ASC_FAST_UNMAPPED,
@@ -108,6 +110,7 @@ enum {
 
 struct asc_fast {
 	int ready;
+	unsigned int fast_ids;
 	unsigned int event_ids;
 	bool bound_shown;
 	const __u32 *bound_pipes;
@@ -118,6 +121,16 @@ struct asc_fast {
 	int fd;
 };
 
+/*
+ * The pipe the calling thread bound itself to through asc_pipe_bind(),
+ * and on which open, as one key (pipe.c): the open's serial shifted left
+ * by ASC_BOUND_PIPE_BITS, ORed with the ASC_PIPE_*; 0 when the thread is
+ * not bound.  Initial-exec: read by the fast path of a bound thread,
+ * without a call to find it.
+ */
+#define ASC_TLS	__thread __attribute__((tls_model("initial-exec")))
+extern ASC_TLS unsigned long asc_bound_key;
+
 void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 		   unsigned int event_ids, unsigned long key);
 bool asc_fast_map(struct asc_fast *f);
@@ -127,87 +140,96 @@ bool asc_fast_caller_rest(const struct asc_fast *f, unsigned long bound, int rol
 
 /*
  * Checked mode's rule for the caller of a set (@set) or wait whose pipe is
- * @role: a thread bound to @role; or a thread bound to no pipe, for a set
- * while no thread is bound to @role (alive or not: an exited one leaves
- * the call to the driver).  Inline, the common cases: the thread bound to
- * @role through this library, and a thread not bound through it on this
- * open (the default user binds nothing) while no thread is bound at all;
- * the rest is asc_fast_caller_rest(), only with @full (the calls out of
- * line: a call in the inline ones would make them save registers on
- * every call).
+ * @role, on an ID the driver knows: a thread bound to @role; or a thread
+ * bound to no pipe, for a set while no thread is bound to @role (alive or
+ * not: an exited one leaves the call to the driver).  Inline, the common
+ * cases, in this order: no thread bound to any pipe of the TPipe (the
+ * default user binds nothing), whoever calls; the thread bound to @role
+ * through this library; unchecked mode.  The rest is
+ * asc_fast_caller_rest(), only with @full (the calls out of line: a call
+ * in the inline ones would make them save registers on every call).
  */
-static ASC_FAST_INLINE bool asc_fast_caller(const struct asc_fast *f, unsigned long bound,
+static ASC_FAST_INLINE bool asc_fast_caller(const struct asc_fast *f,
+					    const struct asc_event_map_state *s,
 					    int role, bool set, bool full)
 {
-	if (!bound) {
-		if (!__atomic_load_n(f->bound_pipes, __ATOMIC_RELAXED))
-			return true;
-	} else if (bound == (f->key | (unsigned int)role)) {
+	unsigned long bound;
+
+	if (!__atomic_load_n(f->bound_pipes, __ATOMIC_RELAXED))
 		return true;
-	} else if ((bound & ~ASC_BOUND_PIPE_MASK) != f->key &&
-		   !__atomic_load_n(f->bound_pipes, __ATOMIC_RELAXED)) {
+	bound = asc_bound_key;
+	if (bound == (f->key | (unsigned int)role) ||
+	    !(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED))
 		return true;
-	}
 	return full && asc_fast_caller_rest(f, bound, role, set);
 }
 
-/* Whether the ioctl would succeed and change nothing but the flag. */
-static ASC_FAST_INLINE bool asc_fast_allowed(struct asc_fast *f, unsigned long bound,
-					     int event, int id, int role, bool set,
-					     bool full)
+/*
+ * Whether the ioctl would succeed and change nothing but the flag: the
+ * pages mapped and @id in range (one unsigned compare, which a negative
+ * @id fails too) with no tracepoint on, in one test (@module is a page of
+ * the library's that says "tracing" until the driver's is mapped); then
+ * either an ID the driver knows (allocated, or the last fetched) with a
+ * caller checked mode allows, or a mode that is not checked.
+ */
+static ASC_FAST_INLINE bool asc_fast_allowed(struct asc_fast *f, int event, int id,
+					     int role, bool set, bool full)
 {
+	unsigned int ids = __atomic_load_n(&f->fast_ids, __ATOMIC_ACQUIRE);
+	const struct asc_event_map_module *m;
 	const struct asc_event_map_state *s;
 
-	if (__atomic_load_n(&f->ready, __ATOMIC_ACQUIRE) != ASC_FAST_MAPPED)
-		return false;
-	if ((unsigned int)id >= f->event_ids ||
-	    __atomic_load_n(&f->module->tracing, __ATOMIC_RELAXED))
+	m = __atomic_load_n(&f->module, __ATOMIC_RELAXED);
+	if (((__u64)__atomic_load_n(&m->tracing, __ATOMIC_RELAXED) << 32 |
+	     (unsigned int)id) >= ids)
 		return false;
 	s = f->state;
-	if (!(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED))
-		return true;
-	if (!(__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) &&
-	    __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) != id)
-		return false;
-	return asc_fast_caller(f, bound, role, set, full);
+	if ((__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
+	    __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) == id)
+		return asc_fast_caller(f, s, role, set, full);
+	return !(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED);
 }
 
-/* One more operation done in userspace, for the driver's counters. */
-static ASC_FAST_INLINE void asc_fast_count(struct asc_fast *f)
+/*
+ * A set in userspace.  @event is a valid HardEvent; @id is anything (one
+ * out of range is the ioctl's).
+ */
+static ASC_FAST_INLINE bool asc_fast_set(struct asc_fast *f, int event, int id,
+					 bool full)
 {
-	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
-}
+	struct asc_event_map_flags *flags;
+	__u64 *word, busy, bit, old;
 
-/* @event is a valid HardEvent and @id >= 0: asc_ref_valid() of pipe.c. */
-static ASC_FAST_INLINE bool asc_fast_set(struct asc_fast *f, unsigned long bound,
-					 int event, int id, bool full)
-{
-	__u64 *word, bit, old;
-
-	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_src[event], true, full))
+	if (!asc_fast_allowed(f, event, id, asc_hard_event_src[event], true, full))
 		return false;
-	word = &f->flags->flags[event];
-	bit = 1ULL << id;
+	flags = f->flags;
+	word = &flags->flags[event];
+	busy = (ASC_EVENT_MAP_WAITER(0) | 1) << id;
+	bit = (__u32)busy;
 	old = __atomic_load_n(word, __ATOMIC_RELAXED);
 	do {
-		if (old & (bit | ASC_EVENT_MAP_WAITER(id)))
+		if (old & busy)
 			return false;
 	} while (!__atomic_compare_exchange_n(word, &old, old | bit, false,
 					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	asc_fast_count(f);
+	__atomic_fetch_add(&flags->fast_ops, 1, __ATOMIC_RELAXED);
 	return true;
 }
 
 /* As asc_fast_set(); clearing a flag bit that is not set changes nothing. */
-static ASC_FAST_INLINE bool asc_fast_wait(struct asc_fast *f, unsigned long bound,
-					  int event, int id, bool full)
+static ASC_FAST_INLINE bool asc_fast_wait(struct asc_fast *f, int event, int id,
+					  bool full)
 {
-	__u64 bit = 1ULL << id;
+	struct asc_event_map_flags *flags;
+	__u64 bit;
 
-	if (!asc_fast_allowed(f, bound, event, id, asc_hard_event_dst[event], false, full) ||
-	    !(__atomic_fetch_and(&f->flags->flags[event], ~bit, __ATOMIC_ACQUIRE) & bit))
+	if (!asc_fast_allowed(f, event, id, asc_hard_event_dst[event], false, full))
 		return false;
-	asc_fast_count(f);
+	flags = f->flags;
+	bit = 1ULL << id;
+	if (!(__atomic_fetch_and(&flags->flags[event], ~bit, __ATOMIC_ACQUIRE) & bit))
+		return false;
+	__atomic_fetch_add(&flags->fast_ops, 1, __ATOMIC_RELAXED);
 	return true;
 }
 

@@ -53,16 +53,13 @@ struct asc_pipe {
 static unsigned long asc_pipe_serials;
 
 /*
- * The pipe the calling thread bound itself to through asc_pipe_bind(),
- * and on which open, for the fast path, as one key: the open's @serial
- * shifted left by ASC_BOUND_PIPE_BITS, ORed with the ASC_PIPE_*; 0 when
- * the thread is not bound (a serial is never 0).  The driver's binding is
- * the same while the thread lives, as only the thread itself changes it.
- * A child of fork() is another thread: asc_bound_forget() clears it there.
- * Initial-exec: read on every set and wait, without a call to find it.
+ * asc_bound_key (internal.h): the driver's binding is the same while the
+ * thread lives, as only the thread itself changes it (but for a raw ioctl
+ * the library does not see: the fast path trusts the state page's
+ * bindings first).  A child of fork() is another thread:
+ * asc_bound_forget() clears it there.
  */
-#define ASC_TLS	__thread __attribute__((tls_model("initial-exec")))
-static ASC_TLS unsigned long asc_bound_key;
+ASC_TLS unsigned long asc_bound_key;
 static pthread_once_t asc_bound_once = PTHREAD_ONCE_INIT;
 
 static void asc_bound_forget(void)
@@ -327,6 +324,13 @@ ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
 }
 
 /*
+ * The three calls of the fast path each start at a multiple of 256
+ * bytes, and are shorter than that: none crosses a page, where an
+ * emulator such as QEMU's TCG cannot chain the blocks of its jumps.
+ */
+#define ASC_HOT	__attribute__((aligned(256)))
+
+/*
  * What asc_set_flag() does when the inline fast path did not: map the
  * pages if this is the first set or wait, then the fast path with the
  * whole check of the caller, or the ioctl.  Out of line, so that the hot
@@ -337,16 +341,16 @@ static __attribute__((noinline)) int asc_set_flag_slow(struct asc_pipe *pipe,
 {
 	if (asc_ref_valid(pipe, event, id)) {
 		asc_fast_map(&pipe->fast);
-		if (asc_fast_set(&pipe->fast, asc_bound_key, event, id, true))
+		if (asc_fast_set(&pipe->fast, event, id, true))
 			return 0;
 	}
 	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_SET_FLAG, event, id);
 }
 
-ASC_API int asc_set_flag(struct asc_pipe *pipe, int event, int id)
+ASC_API ASC_HOT int asc_set_flag(struct asc_pipe *pipe, int event, int id)
 {
-	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_set(&pipe->fast, asc_bound_key, event, id, false))
+	if (pipe && asc_event_valid(event) &&
+	    asc_fast_set(&pipe->fast, event, id, false))
 		return 0;
 	return asc_set_flag_slow(pipe, event, id);
 }
@@ -387,7 +391,7 @@ static __attribute__((noinline)) int asc_wait_flag_slow(struct asc_pipe *pipe,
 	if (!asc_ref_valid(pipe, event, id))
 		return asc_einval();
 	asc_fast_map(&pipe->fast);
-	if (asc_fast_wait(&pipe->fast, asc_bound_key, event, id, true))
+	if (asc_fast_wait(&pipe->fast, event, id, true))
 		return 0;
 
 	memset(&wait, 0, sizeof(wait));
@@ -400,19 +404,19 @@ static __attribute__((noinline)) int asc_wait_flag_slow(struct asc_pipe *pipe,
 	return 0;
 }
 
-ASC_API int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
-				  int64_t timeout_ns)
+ASC_API ASC_HOT int asc_wait_flag_timeout(struct asc_pipe *pipe, int event, int id,
+					  int64_t timeout_ns)
 {
-	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id, false))
+	if (pipe && asc_event_valid(event) &&
+	    asc_fast_wait(&pipe->fast, event, id, false))
 		return 0;
 	return asc_wait_flag_slow(pipe, event, id, timeout_ns);
 }
 
-ASC_API int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
+ASC_API ASC_HOT int asc_wait_flag(struct asc_pipe *pipe, int event, int id)
 {
-	if (asc_ref_valid(pipe, event, id) &&
-	    asc_fast_wait(&pipe->fast, asc_bound_key, event, id, false))
+	if (pipe && asc_event_valid(event) &&
+	    asc_fast_wait(&pipe->fast, event, id, false))
 		return 0;
 	return asc_wait_flag_slow(pipe, event, id, -1);
 }

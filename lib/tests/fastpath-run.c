@@ -18,6 +18,7 @@
  * - While a tracepoint is enabled every set and wait goes through the
  *   driver: the trace has each of them.
  * - A TPipe of ASC_EVENT_MAP_IDS_MAX (32) IDs takes the fast path too.
+ * - An ID out of range is still the driver's EINVAL, in unchecked mode too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -617,6 +618,49 @@ TEST(a_word_of_ids_takes_the_path_chosen)
 		ASSERT_EQ(0, asc_wait_flag(p, ASC_HARD_EVENT_V_V, id));
 	}
 	expect_since(_metadata, c, 2 * PAIRS, 0);
+	asc_pipe_close(p);
+}
+
+/*
+ * An ID at or past the TPipe's count, or negative, is the driver's EINVAL
+ * on a mapped pipe too, in unchecked mode (where the fast path asks
+ * nothing of the ID but its range) as in checked mode; so is one whose
+ * bit would be a waiter bit (32..63) or beyond the flag word.
+ */
+TEST(ids_out_of_range_are_the_drivers)
+{
+	static const int fixed[] = { -1, -32, 31, 32, 33, 63, 64, 1 << 30 };
+	const int nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	struct asc_pipe *p = open_or_skip(_metadata);
+	int e = ASC_HARD_EVENT_V_V, n, mode, i, id;
+	struct counts c;
+
+	if (!p)
+		return;
+	n = asc_event_ids(p);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	/* Mapped, and the pair of a valid ID in userspace. */
+	ASSERT_EQ(0, asc_set_flag(p, e, 0));
+	ASSERT_EQ(0, asc_wait_flag(p, e, 0));
+	for (mode = 0; mode <= ASC_MODE_CHECKED; mode += ASC_MODE_CHECKED) {
+		ASSERT_EQ(0, asc_pipe_set_mode(p, mode));
+		c = counts_now();
+		ASSERT_EQ(0, asc_set_flag(p, e, 0));
+		ASSERT_EQ(0, asc_wait_flag(p, e, 0));
+		expect_since(_metadata, c, 2, 0);
+		/* The fixed IDs, then the count and the count + 1. */
+		for (i = 0; i < nfixed + 2; i++) {
+			id = i < nfixed ? fixed[i] : n + i - nfixed;
+			if (id >= 0 && id < n)
+				continue;
+			ASSERT_EQ(-1, asc_set_flag(p, e, id)) TH_LOG("mode %d id %d", mode, id);
+			ASSERT_EQ(EINVAL, errno);
+			ASSERT_EQ(-1, asc_wait_flag_timeout(p, e, id, 0))
+				TH_LOG("mode %d id %d", mode, id);
+			ASSERT_EQ(EINVAL, errno);
+		}
+	}
 	asc_pipe_close(p);
 }
 

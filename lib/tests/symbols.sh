@@ -5,7 +5,10 @@
 # api-functions.txt (beside this script); the shared library exports
 # exactly the functions HEADER declares, nothing else; its soname is
 # SONAME; every global symbol of the static archive is in the asc_
-# namespace.  TAP output, exit 0 when all pass.  Uses $NM and $READELF
+# namespace; the functions of the fast path (asc_set_flag, asc_wait_flag,
+# asc_wait_flag_timeout) each start at a multiple of 256 bytes and are no
+# longer than that, so that none crosses a page in any program the
+# library is linked into (ASC_HOT in pipe.c).  TAP output, exit 0 when all pass.  Uses $NM and $READELF
 # (default nm, readelf).
 
 set -u
@@ -32,7 +35,7 @@ result() {
 }
 
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 
 # Function declarations start a line: "type *asc_name(" or "type asc_name(".
 sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(asc_[a-z0-9_]*\)(.*/\1/p' "$header" |
@@ -72,5 +75,17 @@ result $rc "soname is $soname"
 rc=$?
 sed 's/^/# global outside the asc_ namespace: /' "$tmp/foreign"
 result $rc "libasc.a defines globals only in the asc_ namespace"
+
+"$NM" -S --defined-only "$libso" |
+	awk '$4 == "asc_set_flag" || $4 == "asc_wait_flag" ||
+	     $4 == "asc_wait_flag_timeout" { print $4, $1, $2 }' > "$tmp/hot"
+while read -r name start size; do
+	[ $(( 0x$start % 256 )) -eq 0 ] && [ $(( 0x$size )) -le 256 ] ||
+		echo "$name at 0x$start, 0x$size bytes"
+done < "$tmp/hot" > "$tmp/split"
+[ "$(wc -l < "$tmp/hot")" -eq 3 ] && [ ! -s "$tmp/split" ]
+rc=$?
+sed 's/^/# not in 256 aligned bytes: /' "$tmp/split"
+result $rc "the fast path's three functions lie in 256 aligned bytes each"
 
 exit $fail
