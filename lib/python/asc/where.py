@@ -56,9 +56,16 @@ def assigned_name(frame: Optional[FrameType] = None) -> Optional[str]:
 def call_site() -> Tuple[Optional[bytes], int]:
     """(file, line) of the kernel's frame for libasc's _at calls; (None, 0) if none."""
     frame = sys._getframe(1)
+    files = _files
     while frame is not None:
-        file = _file(frame)
+        # _file(), its cache looked up here: a call per frame costs more.
+        file = files.get(frame.f_code, _UNSEEN)
+        if file is _UNSEEN:
+            file = _file(frame)
         if file is not None:
             return file, frame.f_lineno
         frame = frame.f_back
     return None, 0
+
+
+_UNSEEN = object()
