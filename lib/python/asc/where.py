@@ -59,13 +59,24 @@ def call_site() -> Tuple[Optional[bytes], int]:
     files = _files
     while frame is not None:
         # _file(), its cache looked up here: a call per frame costs more.
-        file = files.get(frame.f_code, _UNSEEN)
+        code = frame.f_code
+        file = files.get(code, _UNSEEN)
         if file is _UNSEEN:
             file = _file(frame)
         if file is not None:
-            return file, frame.f_lineno
+            # f_lineno reads the code's line table from its start each time.
+            at = (code, frame.f_lasti)
+            line = _lines.get(at)
+            if line is None:
+                if len(_lines) >= _LINES_KEPT:
+                    _lines.clear()
+                line = _lines[at] = frame.f_lineno
+            return file, line
         frame = frame.f_back
     return None, 0
 
 
 _UNSEEN = object()
+#: The line of each (code, instruction) of a kernel's frame seen by call_site().
+_lines: Dict[Tuple[CodeType, int], int] = {}
+_LINES_KEPT = 65536
