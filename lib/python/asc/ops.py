@@ -103,10 +103,10 @@ def _partly(a: int, b: int, nbytes: int) -> bool:
 
 
 def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
-        count: int, scalar: Any, fallback) -> None:
+        count: int, scalar: Any) -> None:
     """Issue ``kind`` over ``count`` elements of ``dst`` and ``srcs`` (at
-    most two) as libasc's op; else ``fallback`` (numpy on the pipe, see the
-    top).  Written out for each operand: a loop or generator costs more."""
+    most two) as libasc's op; else as numpy on the pipe (see the top).
+    Written out for each operand: a loop or generator costs more."""
     core = getattr(_local, "core", None)
     if core is None or core.cancelled:
         core = current_core(api)
@@ -130,7 +130,7 @@ def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
                 _same_dtype(api, dst, *srcs)
             ok = ok and nbytes <= b[1] and not _partly(d[0], b[0], nbytes)
     if not ok:
-        fallback(n)
+        _numpy(api, pipe, kind, dst, srcs, n, scalar)
         return
     key = (kind, pipe, n, d, a, b)
     made = core.ops.get(key)
@@ -182,6 +182,22 @@ def _scalar(kind: int, dtype: np.dtype, scalar: Any) -> int:
     return int(value) & 0xFFFF_FFFF_FFFF_FFFF
 
 
+def _numpy(api: str, pipe: int, kind: int, dst: _Tensor, srcs: tuple, n: int,
+           scalar: Any) -> None:
+    """The op as numpy on the pipe, a Python callback (what libasc's ops do not cover)."""
+    if kind == _libasc.OP_COPY:
+        fn = lambda s, d: np.copyto(d, s)  # noqa: E731
+    elif kind == _libasc.OP_ADD:
+        fn = lambda a, b, d: np.add(a, b, out=d)  # noqa: E731
+    elif kind == _libasc.OP_MUL:
+        fn = lambda a, b, d: np.multiply(a, b, out=d)  # noqa: E731
+    elif kind == _libasc.OP_MULS:
+        fn = lambda a, d: np.multiply(a, np.asarray(scalar, dtype=d.dtype), out=d)  # noqa: E731
+    else:
+        fn = lambda d: d.fill(scalar)  # noqa: E731
+    _issue_checked(api, PipeID(pipe), fn, [(t, False) for t in srcs] + [(dst, True)], n)
+
+
 def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
     """Copy ``count`` elements: GM to local on MTE2, local to GM on MTE3."""
     if type(dst) is LocalTensor and type(src) is GlobalTensor:
@@ -194,48 +210,46 @@ def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
     else:
         current_core("data_copy")
         raise TypeError("data_copy: only GlobalTensor to LocalTensor and LocalTensor to GlobalTensor")
-    _op("data_copy", b"data_copy", pipe, _libasc.OP_COPY, dst, (src,), count, None,
-        lambda n: _issue_checked("data_copy", PipeID(pipe), lambda s, d: np.copyto(d, s),
-                                 [(src, False), (dst, True)], n))
+    _op("data_copy", b"data_copy", pipe, _libasc.OP_COPY, dst, (src,), count, None)
 
 
-def _vector(api: str, what: bytes, kind: int, dst: LocalTensor, srcs: tuple, count: int,
-            scalar: Any, fn) -> None:
-    if type(dst) is not LocalTensor or any(type(t) is not LocalTensor for t in srcs):
-        for t in (dst,) + srcs:
-            if not isinstance(t, LocalTensor):
-                current_core(api)
-                raise TypeError(f"{api}: operands must be LocalTensors")
-    _op(api, what, _V, kind, dst, srcs, count, scalar,
-        lambda n: _issue_checked(api, PipeID.PIPE_V, lambda *v: fn(v[-1], *v[:-1]),
-                                 [(t, False) for t in srcs] + [(dst, True)], n))
+def _locals(api: str, *tensors: Any) -> None:
+    """Raise pyasc's TypeError unless every operand is a LocalTensor."""
+    for t in tensors:
+        if not isinstance(t, LocalTensor):
+            current_core(api)
+            raise TypeError(f"{api}: operands must be LocalTensors")
 
 
 def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
         is_set_mask: bool = True) -> None:
     """dst = src0 + src1, ``count`` elements, on V."""
-    _vector("add", b"add", _libasc.OP_ADD, dst, (src0, src1), count, None,
-            lambda d, a, b: np.add(a, b, out=d))
+    if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
+        _locals("add", dst, src0, src1)
+    _op("add", b"add", _V, _libasc.OP_ADD, dst, (src0, src1), count, None)
 
 
 def mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
         is_set_mask: bool = True) -> None:
     """dst = src0 * src1, ``count`` elements, on V."""
-    _vector("mul", b"mul", _libasc.OP_MUL, dst, (src0, src1), count, None,
-            lambda d, a, b: np.multiply(a, b, out=d))
+    if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
+        _locals("mul", dst, src0, src1)
+    _op("mul", b"mul", _V, _libasc.OP_MUL, dst, (src0, src1), count, None)
 
 
 def muls(dst: LocalTensor, src: LocalTensor, scalar: Number, count: int,
          is_set_mask: bool = True) -> None:
     """dst = src * scalar, ``count`` elements, on V."""
-    _vector("muls", b"muls", _libasc.OP_MULS, dst, (src,), count, scalar,
-            lambda d, a: np.multiply(a, np.asarray(scalar, dtype=d.dtype), out=d))
+    if type(dst) is not LocalTensor or type(src) is not LocalTensor:
+        _locals("muls", dst, src)
+    _op("muls", b"muls", _V, _libasc.OP_MULS, dst, (src,), count, scalar)
 
 
 def duplicate(dst: LocalTensor, scalar: Number, count: int) -> None:
     """dst = scalar, ``count`` elements, on V."""
-    _vector("duplicate", b"duplicate", _libasc.OP_DUPLICATE, dst, (), count, scalar,
-            lambda d: d.fill(scalar))
+    if type(dst) is not LocalTensor:
+        _locals("duplicate", dst)
+    _op("duplicate", b"duplicate", _V, _libasc.OP_DUPLICATE, dst, (), count, scalar)
 
 
 #: Bytes of a data block, the unit of the vector unit's strides.
