@@ -34,13 +34,6 @@ from .where import call_site
 Number = Union[int, float]
 
 
-def _count(api: str, count: int) -> int:
-    count = int(count)
-    if count <= 0:
-        raise ValueError(f"{api}: count must be positive, not {count}")
-    return count
-
-
 def _span(t: _Tensor, n: int) -> Tuple[Any, bool]:
     """The bytes of ``n`` elements of ``t`` from its start: its view's, or,
     when they run past its end, (address, bytes) and True."""
