@@ -723,6 +723,108 @@ int asc_core_issue(struct asc_core *core, int pipe_id, asc_work_fn fn,
 		   unsigned int nacc);
 
 /**
+ * enum asc_op_kind - the work libasc itself runs for asc_core_issue_op().
+ *
+ * ASC_OP_COPY: dst = src0 (data_copy; overlapping bytes as memmove());
+ * ASC_OP_ADD: dst = src0 + src1; ASC_OP_MUL: dst = src0 * src1;
+ * ASC_OP_MULS: dst = src0 * scalar; ASC_OP_DUPLICATE: dst = scalar; each
+ * over @count elements of struct asc_op.  ASC_OP_COPY runs on any pipe,
+ * the others are vector instructions: ASC_PIPE_V only.
+ */
+enum asc_op_kind {
+	ASC_OP_COPY = 1,
+	ASC_OP_ADD = 2,
+	ASC_OP_MUL = 3,
+	ASC_OP_MULS = 4,
+	ASC_OP_DUPLICATE = 5,
+};
+
+/**
+ * enum asc_dtype - the element types of struct asc_op.
+ *
+ * ASC_DTYPE_INT8 .. ASC_DTYPE_INT64 and ASC_DTYPE_UINT8 ..
+ * ASC_DTYPE_UINT64 are two's complement integers of 8 to 64 bits, whose
+ * sums and products wrap around; ASC_DTYPE_FLOAT16, ASC_DTYPE_FLOAT32 and
+ * ASC_DTYPE_FLOAT64 IEEE 754 binary16, binary32 and binary64, rounded to
+ * nearest.  A sum or product of half values is computed in binary32 and
+ * rounded once to binary16, as numpy does.
+ */
+enum asc_dtype {
+	ASC_DTYPE_INT8 = 1,
+	ASC_DTYPE_INT16 = 2,
+	ASC_DTYPE_INT32 = 3,
+	ASC_DTYPE_INT64 = 4,
+	ASC_DTYPE_UINT8 = 5,
+	ASC_DTYPE_UINT16 = 6,
+	ASC_DTYPE_UINT32 = 7,
+	ASC_DTYPE_UINT64 = 8,
+	ASC_DTYPE_FLOAT16 = 9,
+	ASC_DTYPE_FLOAT32 = 10,
+	ASC_DTYPE_FLOAT64 = 11,
+};
+
+/**
+ * struct asc_op - the work of one data_copy or vector instruction.
+ * @kind: an ASC_OP_* kind.
+ * @dtype: the ASC_DTYPE_* type of every operand.
+ * @dst: the first element written.
+ * @src0: the first element of the source (ASC_OP_COPY, ASC_OP_ADD,
+ *	ASC_OP_MUL, ASC_OP_MULS); NULL for ASC_OP_DUPLICATE.
+ * @src1: the first element of the second source (ASC_OP_ADD, ASC_OP_MUL);
+ *	NULL for the others.
+ * @scalar: the scalar of ASC_OP_MULS and ASC_OP_DUPLICATE: @scalar.i (or
+ *	@scalar.u, the same bits) for an integer @dtype, taken modulo its
+ *	width; @scalar.f for a float one, rounded to it.  Zero for the
+ *	other kinds.
+ * @count: elements of each operand, at least 1.
+ *
+ * asc_core_issue_op() copies it into the pipe's queue: the pipe runs it
+ * in C, no callback.  Operands need no alignment.  @dst may be a source
+ * or lie apart from it; for the vector kinds it must not overlap one
+ * partly.
+ */
+struct asc_op {
+	int kind;
+	int dtype;
+	void *dst;
+	const void *src0;
+	const void *src1;
+	union {
+		int64_t i;
+		uint64_t u;
+		double f;
+	} scalar;
+	size_t count;
+};
+
+/**
+ * asc_core_issue_op() - issue a data_copy or vector instruction that
+ * libasc runs.
+ * @core: the core.
+ * @pipe_id: the ASC_PIPE_* pipe that runs it.
+ * @op: what it computes (copied).
+ * @what: as for asc_core_issue().
+ * @acc: as for asc_core_issue(): the bytes of each operand of @op must
+ *	lie in one of these accesses, @dst's in one that writes.
+ * @nacc: as for asc_core_issue().
+ *
+ * asc_core_issue() with @op as the work: the same detector, memory
+ * checks, reports and trace marker spans, but the pipe's thread runs @op
+ * itself, with no call of a function of the program and no allocation.
+ *
+ * Return: 0, or -1 with errno set as for asc_core_issue(); EINVAL also
+ * for a NULL @op, an unknown @kind or @dtype, a @count of 0 or whose
+ * bytes wrap around, an operand NULL that @kind reads or writes, or not
+ * NULL (or a nonzero @scalar) that it does not, a vector kind issued to
+ * another pipe than ASC_PIPE_V, an operand whose bytes lie in no access
+ * of @acc (@dst: in no written one), or a @dst that partly overlaps a
+ * source of a vector kind.
+ */
+int asc_core_issue_op(struct asc_core *core, int pipe_id,
+		      const struct asc_op *op, const char *what,
+		      const struct asc_access *acc, unsigned int nacc);
+
+/**
  * asc_core_set_flag() - issue set_flag(event, id).
  * @core: the core.
  * @event: HardEvent, an ASC_HARD_EVENT_* constant.
@@ -1739,6 +1841,24 @@ int asc_core_issue_at(struct asc_core *core, int pipe_id, asc_work_fn fn,
 		      unsigned int nacc, const char *file, int line);
 
 /**
+ * asc_core_issue_op_at() - asc_core_issue_op() at a call site.
+ * @core: as for asc_core_issue_op().
+ * @pipe_id: as for asc_core_issue_op().
+ * @op: as for asc_core_issue_op().
+ * @what: as for asc_core_issue_op().
+ * @acc: as for asc_core_issue_op().
+ * @nacc: as for asc_core_issue_op().
+ * @file: the caller's source file (__FILE__), or NULL.
+ * @line: its line (__LINE__).
+ *
+ * Return: as asc_core_issue_op().
+ */
+int asc_core_issue_op_at(struct asc_core *core, int pipe_id,
+			 const struct asc_op *op, const char *what,
+			 const struct asc_access *acc, unsigned int nacc,
+			 const char *file, int line);
+
+/**
  * asc_core_set_flag_at() - asc_core_set_flag() at a call site.
  * @core: as for asc_core_set_flag().
  * @event: as for asc_core_set_flag().
@@ -2102,6 +2222,7 @@ const char *asc_version_string(void);
 #ifndef ASC_NO_CALL_SITES
 #define ASC_AT __FILE__, __LINE__
 #define asc_core_issue(...) asc_core_issue_at(__VA_ARGS__, ASC_AT)
+#define asc_core_issue_op(...) asc_core_issue_op_at(__VA_ARGS__, ASC_AT)
 #define asc_core_set_flag(...) asc_core_set_flag_at(__VA_ARGS__, ASC_AT)
 #define asc_core_wait_flag(...) asc_core_wait_flag_at(__VA_ARGS__, ASC_AT)
 #define asc_core_pipe_barrier(...) asc_core_pipe_barrier_at(__VA_ARGS__, ASC_AT)

@@ -251,7 +251,10 @@ static void core_work(struct asc_core *c, int pipe_id,
 {
 	if (it->name)
 		asc_marker_work(&c->marker, true, pipe_id, it->seq, it->name);
-	it->fn(it->arg);
+	if (it->op.kind)
+		asc_work_op_run(&it->op);
+	else
+		it->fn(it->arg);
 	if (it->name)
 		asc_marker_work(&c->marker, false, pipe_id, it->seq, it->name);
 }
@@ -616,23 +619,33 @@ static bool core_access_valid(const struct asc_access *acc, unsigned int nacc)
 	return true;
 }
 
-ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
-			   void *arg, const char *what,
-			   const struct asc_access *acc, unsigned int nacc)
+int asc_core_issue_work(struct asc_core *c, int pipe_id, asc_work_fn fn,
+			void *arg, bool is_op, const struct asc_op *op,
+			const char *what, const struct asc_access *acc,
+			unsigned int nacc)
 {
 	struct core_item it = { .kind = CORE_WORK, .fn = fn, .arg = arg };
+	const char *bad = NULL;
 	int lane, pos;
 
 	if (asc_core_enter(c))
 		return -1;
 	it.seq = c->seq;
 	lane = asc_core_lane_of(pipe_id);
-	if (lane < 0 || !fn || !core_access_valid(acc, nacc))
-		return asc_core_call_fail(c, EINVAL,
-				      "#%lu issue(%d, %s): %s", it.seq, pipe_id,
-				      what ? what : "work",
-				      lane < 0 ? "not a pipe" : !fn ?
-				      "no function" : "a bad access");
+	if (lane < 0)
+		bad = "not a pipe";
+	else if (!is_op && !fn)
+		bad = "no function";
+	else if (!core_access_valid(acc, nacc))
+		bad = "a bad access";
+	else if (is_op)
+		bad = asc_work_op_invalid(op, pipe_id, acc, nacc);
+	if (bad)
+		return asc_core_call_fail(c, EINVAL, "#%lu %s(%d, %s): %s",
+				      it.seq, is_op ? "issue_op" : "issue",
+				      pipe_id, what ? what : "work", bad);
+	if (is_op)
+		it.op = *op;
 	if (asc_memcheck_access(c, pipe_id, it.seq, what, acc, nacc))
 		return -1;
 	if (lane != CORE_S && asc_core_room(c, lane, false))
@@ -652,6 +665,14 @@ ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
 		return -1;
 	}
 	return 0;
+}
+
+ASC_API int asc_core_issue(struct asc_core *c, int pipe_id, asc_work_fn fn,
+			   void *arg, const char *what,
+			   const struct asc_access *acc, unsigned int nacc)
+{
+	return asc_core_issue_work(c, pipe_id, fn, arg, false, NULL, what,
+				   acc, nacc);
 }
 
 /*

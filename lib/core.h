@@ -73,7 +73,8 @@ enum core_block {
  * One instruction in a pipe's queue; @pos is the detector's position,
  * @name the work's name for the trace marker (NULL without one; a ticket
  * a queue issued has its call's, e.g. "inQueueX.enque"), @site where the
- * kernel issued it.  A set of a queue (@after_wait) runs only once every
+ * kernel issued it.  Work is @fn(@arg), or, when @op.kind is set, @op
+ * (work_ops.c).  A set of a queue (@after_wait) runs only once every
  * earlier set of its flag was taken by a wait.  A
  * software sync's counters: @gm, @gm_n of them 32 bytes apart; a set adds
  * one to the first, a wait waits until each is at least @gm_target (an
@@ -84,6 +85,7 @@ struct core_item {
 	uint32_t pos;
 	asc_work_fn fn;
 	void *arg;
+	struct asc_op op;
 	char *name;
 	uint64_t ticket;
 	unsigned long seq;
@@ -348,6 +350,18 @@ void asc_launch_check(struct asc_launch *l);
 void asc_launch_lane_run(struct asc_core *c, struct core_lane *l,
 			 const struct core_item *it);
 struct asc_xrace *asc_launch_xrace(struct asc_launch *l);
+
+/* core.c, for work_ops.c: asc_core_issue() of @fn(@arg), or of @op (@is_op). */
+int asc_core_issue_work(struct asc_core *c, int pipe_id, asc_work_fn fn,
+			void *arg, bool is_op, const struct asc_op *op,
+			const char *what, const struct asc_access *acc,
+			unsigned int nacc);
+
+/* work_ops.c, for core.c: see there. */
+const char *asc_work_op_invalid(const struct asc_op *op, int pipe_id,
+				const struct asc_access *acc,
+				unsigned int nacc);
+void asc_work_op_run(const struct asc_op *op);
 
 /* workspace_sync.c, for launch.c: see there. */
 void asc_wsync_lane_run(struct asc_core *c, struct core_lane *ln,

@@ -28,6 +28,39 @@ class Access(ctypes.Structure):
     ]
 
 
+class _Scalar(ctypes.Union):
+    """The scalar of struct asc_op."""
+
+    _fields_ = [
+        ("i", ctypes.c_int64),
+        ("u", ctypes.c_uint64),
+        ("f", ctypes.c_double),
+    ]
+
+
+class Op(ctypes.Structure):
+    """struct asc_op: a data_copy or vector instruction libasc runs (its
+    scalar's members i, u and f are the struct's own)."""
+
+    _anonymous_ = ("scalar",)
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("dtype", ctypes.c_int),
+        ("dst", ctypes.c_void_p),
+        ("src0", ctypes.c_void_p),
+        ("src1", ctypes.c_void_p),
+        ("scalar", _Scalar),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+#: enum asc_op_kind.
+OP_COPY, OP_ADD, OP_MUL, OP_MULS, OP_DUPLICATE = 1, 2, 3, 4, 5
+#: enum asc_dtype: the numpy dtype names of each, from 1.
+DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float16", "float32", "float64")
+
+
 class CoreAttr(ctypes.Structure):
     """struct asc_core_attr: device and mode of the cores of asc_launch_run()."""
 
@@ -95,6 +128,11 @@ def _load() -> tuple[ctypes.CDLL, str]:
 
 
 lib, path = _load()
+#: The same library, its functions without prototypes, for the calls made
+#: per instruction: their callers pass each argument converted (a pointer
+#: as a c_void_p or byref(), a string as bytes), which costs less than
+#: ctypes' conversion through argtypes (about as much as the call itself).
+raw = ctypes.CDLL(path, use_errno=True)
 
 
 def _proto(name: str, restype, *argtypes) -> None:
@@ -144,6 +182,8 @@ _proto("asc_core_sync_all_gm", _I, _P, _P, _I)
 _proto("asc_core_cancel", _I, _P)
 # The instructions of a kernel, each with the kernel's file and line (call sites).
 _proto("asc_core_issue_at", _I, _P, _I, WORK_FN, _P, _S, ctypes.POINTER(Access),
+       ctypes.c_uint, _S, _I)
+_proto("asc_core_issue_op_at", _I, _P, _I, ctypes.POINTER(Op), _S, ctypes.POINTER(Access),
        ctypes.c_uint, _S, _I)
 _proto("asc_core_set_flag_at", _I, _P, _I, _I, _S, _I)
 _proto("asc_core_wait_flag_at", _I, _P, _I, _I, _S, _I)

@@ -5,30 +5,33 @@ data_copy GM -> local runs on MTE2, local -> GM on MTE3; add, mul, muls,
 duplicate and bilinear_interpolation run on V.  Each declares the bytes it reads and writes, so
 that the core runtime's detector sees a missing sync.  Only the ``count``
 forms of pyasc's overloads exist here.
+
+data_copy, add, mul, muls and duplicate of libasc's dtypes are libasc's
+ops (asc_core_issue_op()): the pipe runs them in C, with no call back into
+Python.  Their arguments for libasc are made once per core for the same
+tensors, count and pipe (Core.ops).  What libasc's ops do not cover runs
+as numpy on the pipe, a Python callback: another dtype (bool), a count
+past a tensor's end (the memory checks refuse it), a dst that partly
+overlaps a source (numpy reads the sources first), bilinear_interpolation.
 """
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
 from typing import Any, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _libasc
 from .enums import PipeID
 from .errors import OutOfBoundsError
-from .runtime import current_core, issue
+from .runtime import _local, current_core, issue
 from .tensor import GlobalTensor, LocalTensor, _Tensor
 from .where import call_site
 
 Number = Union[int, float]
-
-
-def _count(api: str, count: int) -> int:
-    count = int(count)
-    if count <= 0:
-        raise ValueError(f"{api}: count must be positive, not {count}")
-    return count
 
 
 def _span(t: _Tensor, n: int) -> Tuple[Any, bool]:
@@ -77,56 +80,169 @@ def _same_dtype(api: str, *tensors: _Tensor) -> None:
         raise TypeError(f"{api}: tensors of different dtypes: " + ", ".join(sorted(str(k) for k in kinds)))
 
 
+#: The ops' arguments a core keeps (Core.ops) before it forgets them all.
+_OPS_KEPT = 4096
+#: libasc's enum asc_dtype of each numpy dtype its ops compute in.
+_DTYPES = {np.dtype(name): code for code, name in enumerate(_libasc.DTYPES, 1)}
+#: Called with its arguments converted (_libasc.raw): core.cptr, ints, a
+#: pointer to the op, the accesses, bytes.
+_issue_op_at = _libasc.raw.asc_core_issue_op_at
+_MTE2, _MTE3, _V = int(PipeID.PIPE_MTE2), int(PipeID.PIPE_MTE3), int(PipeID.PIPE_V)
+
+
+def _partly(a: int, b: int, nbytes: int) -> bool:
+    """Whether ``nbytes`` at ``a`` and at ``b`` overlap, ``a`` not at ``b``."""
+    return a != b and a < b + nbytes and b < a + nbytes
+
+
+def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
+        count: int, scalar: Any) -> None:
+    """Issue ``kind`` over ``count`` elements of ``dst`` and ``srcs`` (at
+    most two) as libasc's op; else as numpy on the pipe (see the top).
+    Written out for each operand: a loop or generator costs more."""
+    core = getattr(_local, "core", None)
+    if core is None or core.cancelled:
+        core = current_core(api)
+    n = int(count)
+    if n <= 0:
+        raise ValueError(f"{api}: count must be positive, not {n}")
+    d = dst._operand()
+    dtype = d[2]
+    nbytes = n * dtype.itemsize
+    ok = nbytes <= d[1] and dtype in _DTYPES
+    vector = kind != _libasc.OP_COPY
+    a = b = None
+    if srcs:
+        a = srcs[0]._operand()
+        if a[2] is not dtype and a[2] != dtype:
+            _same_dtype(api, dst, *srcs)
+        ok = ok and nbytes <= a[1] and not (vector and _partly(d[0], a[0], nbytes))
+        if len(srcs) > 1:
+            b = srcs[1]._operand()
+            if b[2] is not dtype and b[2] != dtype:
+                _same_dtype(api, dst, *srcs)
+            ok = ok and nbytes <= b[1] and not _partly(d[0], b[0], nbytes)
+    if not ok:
+        _numpy(api, pipe, kind, dst, srcs, n, scalar)
+        return
+    key = (kind, pipe, n, d, a, b)
+    made = core.ops.get(key)
+    if made is None:
+        if len(core.ops) >= _OPS_KEPT:
+            core.ops.clear()
+        made = core.ops[key] = _op_args(kind, d, a, b, n)
+    if scalar is not None:
+        made[0].u = _scalar(kind, dtype, scalar)
+    file, line = call_site()
+    rc = _issue_op_at(core.cptr, pipe, made[1], what, made[2], made[3], file, line)
+    if rc < 0:
+        core.check(rc, api)
+
+
+def _op_args(kind: int, d, a, b, n: int) -> tuple:
+    """(struct asc_op, a pointer to it, its accesses, how many) of an op:
+    the sources read, dst written."""
+    op = _libasc.Op(kind=kind, dtype=_DTYPES[d[2]], dst=d[0], count=n)
+    nbytes = n * d[2].itemsize
+    rows = [(d, 1)]
+    if a is not None:
+        op.src0 = a[0]
+        rows.insert(-1, (a, 0))
+    if b is not None:
+        op.src1 = b[0]
+        rows.insert(-1, (b, 0))
+    acc = (_libasc.Access * len(rows))()
+    for e, (o, write) in zip(acc, rows):
+        e.addr, e.size, e.write, e.name = o[0], nbytes, write, o[3]
+    return op, ctypes.byref(op), acc, len(rows)
+
+
+#: The bits of a 64-bit union member, for the scalar of struct asc_op.
+_U64 = np.dtype(np.uint64)
+
+
+def _scalar(kind: int, dtype: np.dtype, scalar: Any) -> int:
+    """The scalar of muls (numpy's conversion of np.asarray()) or duplicate
+    (that of fill()) of ``dtype``, as the bits of asc_op's i or f."""
+    if kind == _libasc.OP_MULS:
+        value = np.asarray(scalar, dtype=dtype)
+    else:
+        value = np.empty(1, dtype=dtype)
+        value.fill(scalar)
+        value = value[0]
+    if dtype.kind == "f":
+        return int(np.float64(value).view(_U64))
+    return int(value) & 0xFFFF_FFFF_FFFF_FFFF
+
+
+def _numpy(api: str, pipe: int, kind: int, dst: _Tensor, srcs: tuple, n: int,
+           scalar: Any) -> None:
+    """The op as numpy on the pipe, a Python callback (what libasc's ops do not cover)."""
+    if kind == _libasc.OP_COPY:
+        fn = lambda s, d: np.copyto(d, s)  # noqa: E731
+    elif kind == _libasc.OP_ADD:
+        fn = lambda a, b, d: np.add(a, b, out=d)  # noqa: E731
+    elif kind == _libasc.OP_MUL:
+        fn = lambda a, b, d: np.multiply(a, b, out=d)  # noqa: E731
+    elif kind == _libasc.OP_MULS:
+        fn = lambda a, d: np.multiply(a, np.asarray(scalar, dtype=d.dtype), out=d)  # noqa: E731
+    else:
+        fn = lambda d: d.fill(scalar)  # noqa: E731
+    _issue_checked(api, PipeID(pipe), fn, [(t, False) for t in srcs] + [(dst, True)], n)
+
+
 def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
     """Copy ``count`` elements: GM to local on MTE2, local to GM on MTE3."""
-    current_core("data_copy")
-    if isinstance(dst, LocalTensor) and isinstance(src, GlobalTensor):
-        pipe = PipeID.PIPE_MTE2
-    elif isinstance(dst, GlobalTensor) and isinstance(src, LocalTensor):
-        pipe = PipeID.PIPE_MTE3
-        dst._bind_scratch(src._view().dtype, int(count))
+    if type(dst) is LocalTensor and type(src) is GlobalTensor:
+        pipe = _MTE2
+    elif type(dst) is GlobalTensor and type(src) is LocalTensor:
+        pipe = _MTE3
+        if dst.data is None:
+            current_core("data_copy")
+            dst._bind_scratch(src._operand()[2], int(count))
     else:
+        current_core("data_copy")
         raise TypeError("data_copy: only GlobalTensor to LocalTensor and LocalTensor to GlobalTensor")
-    _same_dtype("data_copy", dst, src)
-    n = _count("data_copy", count)
-    _issue_checked("data_copy", pipe, lambda s, d: np.copyto(d, s),
-                   [(src, False), (dst, True)], n)
+    _op("data_copy", b"data_copy", pipe, _libasc.OP_COPY, dst, (src,), count, None)
 
 
-def _vector(api: str, dst: LocalTensor, srcs: tuple, count: int, fn) -> None:
-    current_core(api)
-    tensors = (dst,) + srcs
+def _locals(api: str, *tensors: Any) -> None:
+    """Raise pyasc's TypeError unless every operand is a LocalTensor."""
     for t in tensors:
         if not isinstance(t, LocalTensor):
+            current_core(api)
             raise TypeError(f"{api}: operands must be LocalTensors")
-    _same_dtype(api, dst, *srcs)
-    n = _count(api, count)
-    _issue_checked(api, PipeID.PIPE_V, lambda *v: fn(v[-1], *v[:-1]),
-                   [(t, False) for t in srcs] + [(dst, True)], n)
 
 
 def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
         is_set_mask: bool = True) -> None:
     """dst = src0 + src1, ``count`` elements, on V."""
-    _vector("add", dst, (src0, src1), count, lambda d, a, b: np.add(a, b, out=d))
+    if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
+        _locals("add", dst, src0, src1)
+    _op("add", b"add", _V, _libasc.OP_ADD, dst, (src0, src1), count, None)
 
 
 def mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
         is_set_mask: bool = True) -> None:
     """dst = src0 * src1, ``count`` elements, on V."""
-    _vector("mul", dst, (src0, src1), count, lambda d, a, b: np.multiply(a, b, out=d))
+    if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
+        _locals("mul", dst, src0, src1)
+    _op("mul", b"mul", _V, _libasc.OP_MUL, dst, (src0, src1), count, None)
 
 
 def muls(dst: LocalTensor, src: LocalTensor, scalar: Number, count: int,
          is_set_mask: bool = True) -> None:
     """dst = src * scalar, ``count`` elements, on V."""
-    _vector("muls", dst, (src,), count,
-            lambda d, a: np.multiply(a, np.asarray(scalar, dtype=d.dtype), out=d))
+    if type(dst) is not LocalTensor or type(src) is not LocalTensor:
+        _locals("muls", dst, src)
+    _op("muls", b"muls", _V, _libasc.OP_MULS, dst, (src,), count, scalar)
 
 
 def duplicate(dst: LocalTensor, scalar: Number, count: int) -> None:
     """dst = scalar, ``count`` elements, on V."""
-    _vector("duplicate", dst, (), count, lambda d: d.fill(scalar))
+    if type(dst) is not LocalTensor:
+        _locals("duplicate", dst)
+    _op("duplicate", b"duplicate", _V, _libasc.OP_DUPLICATE, dst, (), count, scalar)
 
 
 #: Bytes of a data block, the unit of the vector unit's strides.

@@ -50,6 +50,8 @@ class Core:
 
     def __init__(self, ptr: int, kind: int) -> None:
         self.ptr = ptr
+        #: ``ptr`` as the functions of _libasc.raw take it.
+        self.cptr = ctypes.c_void_p(ptr)
         self.kind = kind
         self.block_idx = _lib.asc_core_block_idx(ptr)
         self.block_num = _lib.asc_core_block_num(ptr)
@@ -67,6 +69,8 @@ class Core:
         self.cancelled = False
         self.kernel_exc: Optional[BaseException] = None
         self.work_exc: Optional[BaseException] = None
+        #: The ops' arguments of libasc (ops.py), by what they were made of.
+        self.ops: Dict[tuple, tuple] = {}
 
     def mem(self, mem: int) -> Optional[np.ndarray]:
         """Local memory ``mem`` (an ASC_MEM_* value) as bytes, or None if the core lacks it.

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from . import _libasc
 from .enums import LAUNCH_KIND, HardEvent, KernelType, PipeID
-from .runtime import Core, _lib, current_core
+from .runtime import Core, _lib, _local, current_core
 from .tensor import GlobalTensor
 from .where import call_site
 
@@ -28,33 +29,43 @@ GM_SLOT_BYTES = 32
 
 
 def _flag(api: str, call, event: HardEvent, event_id: int) -> None:
-    core = current_core(api)
+    core = getattr(_local, "core", None)
+    if core is None or core.cancelled:
+        core = current_core(api)
     if type(event) is not HardEvent:
         event = HardEvent(event)
     event_id = int(event_id)
     file, line = call_site()
-    rc = call(core.ptr, event._value_, event_id, file, line)
+    rc = call(core.cptr, event._value_, event_id, file, line)
     if rc < 0:
         core.check(rc, f"{api}({event.name}, {event_id})")
 
 
+#: Called with their arguments converted (_libasc.raw): core.cptr, ints, bytes.
+_set_flag_at = _libasc.raw.asc_core_set_flag_at
+_wait_flag_at = _libasc.raw.asc_core_wait_flag_at
+_pipe_barrier_at = _libasc.raw.asc_core_pipe_barrier_at
+
+
 def set_flag(event: HardEvent, event_id: int = 0) -> None:
     """set_flag(event, event_id): the source pipe of ``event`` sets the flag."""
-    _flag("set_flag", _lib.asc_core_set_flag_at, event, event_id)
+    _flag("set_flag", _set_flag_at, event, event_id)
 
 
 def wait_flag(event: HardEvent, event_id: int = 0) -> None:
     """wait_flag(event, event_id): the destination pipe of ``event`` waits for it."""
-    _flag("wait_flag", _lib.asc_core_wait_flag_at, event, event_id)
+    _flag("wait_flag", _wait_flag_at, event, event_id)
 
 
 def pipe_barrier(pipe: PipeID) -> None:
     """pipe_barrier(pipe): order the pipe; PIPE_ALL waits for every pipe."""
-    core = current_core("pipe_barrier")
+    core = getattr(_local, "core", None)
+    if core is None or core.cancelled:
+        core = current_core("pipe_barrier")
     if type(pipe) is not PipeID:
         pipe = PipeID(pipe)
     file, line = call_site()
-    rc = _lib.asc_core_pipe_barrier_at(core.ptr, pipe._value_, file, line)
+    rc = _pipe_barrier_at(core.cptr, pipe._value_, file, line)
     if rc < 0:
         core.check(rc, f"pipe_barrier({pipe.name})")
 

@@ -12,13 +12,13 @@ set_value run on S and declare the element they touch.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Optional, Union
+from typing import Any, Optional, Tuple, Union
 
 import numpy as np
 
 from . import _libasc
 from .enums import PipeID, TPosition
-from .runtime import _local as _runtime_local, issue, current_core
+from .runtime import _encoded, _local as _runtime_local, issue, current_core
 from .where import assigned_name
 
 Number = Union[int, float]
@@ -81,11 +81,23 @@ class GlobalAddress:
         return GlobalAddress(self.array, self.offset + int(n), self.name)
 
 
+#: What an op of libasc is given of a tensor: (address, bytes, dtype, name).
+Operand = Tuple[int, int, np.dtype, bytes]
+
+
 class _Tensor:
     """What GlobalTensor and LocalTensor share: a 1-D numpy view."""
 
     data: Optional[np.ndarray]
     name: str
+    #: _operand(), and what it was made of.
+    _opc: Optional[Operand] = None
+    _opk: Optional[tuple] = None
+
+    def _operand(self) -> Operand:
+        """(address, bytes, dtype, name as libasc takes it) of the tensor's
+        view, for the ops libasc runs; made again only when the tensor changed."""
+        raise NotImplementedError
 
     def _view(self) -> np.ndarray:
         raise NotImplementedError
@@ -170,6 +182,16 @@ class GlobalTensor(_Tensor):
             raise ValueError("GlobalTensor has no buffer: call set_global_buffer()")
         return self.data
 
+    def _operand(self) -> Operand:
+        data, name = self.data, self.name
+        key = self._opk
+        if key is not None and key[0] is data and key[1] is name:
+            return self._opc
+        view = self._view()
+        self._opc = (view.ctypes.data, view.nbytes, view.dtype, _encoded(name))
+        self._opk = (data, name)
+        return self._opc
+
     def _bind_scratch(self, dtype: np.dtype, count: int) -> None:
         if self.data is None:
             self.data = np.zeros(count, dtype=dtype)
@@ -223,6 +245,7 @@ class LocalTensor(_Tensor):
         self.label = label
         #: libasc's struct asc_local of that buffer, or None.
         self._local = local
+        self._opk = None
 
     @classmethod
     def _make(cls, core, np_dtype: np.dtype, pos: TPosition, addr: int, nbytes: int,
@@ -276,6 +299,17 @@ class LocalTensor(_Tensor):
                                "core: it is gone once the kernel has returned")
         n = self.nbytes // self._np.itemsize
         return self._mem[self.addr:self.addr + n * self._np.itemsize].view(self._np)
+
+    def _operand(self) -> Operand:
+        if not self._core.alive:
+            self._view()
+        key = (self.addr, self.nbytes, self._np, self.label)
+        if key == self._opk:
+            return self._opc
+        view = self._view()
+        self._opc = (view.ctypes.data, view.nbytes, view.dtype, _encoded(self.name))
+        self._opk = key
+        return self._opc
 
     def get_position(self) -> TPosition:
         """The tensor's TPosition."""

@@ -56,9 +56,27 @@ def assigned_name(frame: Optional[FrameType] = None) -> Optional[str]:
 def call_site() -> Tuple[Optional[bytes], int]:
     """(file, line) of the kernel's frame for libasc's _at calls; (None, 0) if none."""
     frame = sys._getframe(1)
+    files = _files
     while frame is not None:
-        file = _file(frame)
+        # _file(), its cache looked up here: a call per frame costs more.
+        code = frame.f_code
+        file = files.get(code, _UNSEEN)
+        if file is _UNSEEN:
+            file = _file(frame)
         if file is not None:
-            return file, frame.f_lineno
+            # f_lineno reads the code's line table from its start each time.
+            at = (code, frame.f_lasti)
+            line = _lines.get(at)
+            if line is None:
+                if len(_lines) >= _LINES_KEPT:
+                    _lines.clear()
+                line = _lines[at] = frame.f_lineno
+            return file, line
         frame = frame.f_back
     return None, 0
+
+
+_UNSEEN = object()
+#: The line of each (code, instruction) of a kernel's frame seen by call_site().
+_lines: Dict[Tuple[CodeType, int], int] = {}
+_LINES_KEPT = 65536

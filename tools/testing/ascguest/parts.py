@@ -71,7 +71,8 @@ def programs(tap, _plan):
                  " -f picks figures", bench.smoke) and ok
     ok = all_ok(tap, [[lib_test(t)] for t in ("core-run", "launch-run", "core-cancel",
                                                "gm-sync-run", "fastpath-run", "que-run",
-                                               "findings-run", "memcheck-run")]) and ok
+                                               "findings-run", "memcheck-run",
+                                               "ops-run")]) and ok
     return ok
 
 
