@@ -421,33 +421,70 @@ static void make_bad(struct op_case *k, enum bad bad, bool *null_op)
 	make_case(k, ASC_OP_ADD, ASC_DTYPE_FLOAT32, z, x, y, 8, sizeof(float));
 	k->what = "add";
 	switch (bad) {
-	case BAD_KIND_0: k->op.kind = 0; break;
-	case BAD_KIND_6: k->op.kind = ASC_OP_DUPLICATE + 1; break;
-	case BAD_DTYPE_0: k->op.dtype = 0; break;
-	case BAD_DTYPE_12: k->op.dtype = ASC_DTYPE_FLOAT64 + 1; break;
-	case BAD_NULL_DST: k->op.dst = NULL; break;
-	case BAD_NULL_SRC0: k->op.src0 = NULL; break;
-	case BAD_NULL_SRC1: k->op.src1 = NULL; break;
-	case BAD_SRC1_OF_MULS: k->op.kind = ASC_OP_MULS; break;
+	case BAD_KIND_0:
+		k->op.kind = 0;
+		break;
+	case BAD_KIND_6:
+		k->op.kind = ASC_OP_DUPLICATE + 1;
+		break;
+	case BAD_DTYPE_0:
+		k->op.dtype = 0;
+		break;
+	case BAD_DTYPE_12:
+		k->op.dtype = ASC_DTYPE_FLOAT64 + 1;
+		break;
+	case BAD_NULL_DST:
+		k->op.dst = NULL;
+		break;
+	case BAD_NULL_SRC0:
+		k->op.src0 = NULL;
+		break;
+	case BAD_NULL_SRC1:
+		k->op.src1 = NULL;
+		break;
+	case BAD_SRC1_OF_MULS:
+		k->op.kind = ASC_OP_MULS;
+		break;
 	case BAD_SRC0_OF_DUPLICATE:
 		k->op.kind = ASC_OP_DUPLICATE;
 		k->op.src1 = NULL;
 		break;
-	case BAD_SCALAR_OF_ADD: k->op.scalar.f = 1; break;
-	case BAD_COUNT_0: k->op.count = 0; break;
-	case BAD_COUNT_WRAPS: k->op.count = SIZE_MAX / 2; break;
-	case BAD_OFF_V: k->pipe = ASC_PIPE_MTE2; break;
-	case BAD_DST_UNDECLARED: k->acc[0].addr = z + 8; break;
-	case BAD_DST_ONLY_READ: k->acc[0].write = 0; break;
-	case BAD_SRC0_SHORT: k->acc[1].size -= 1; break;
-	case BAD_SRC1_UNDECLARED: k->nacc = 2; break;
+	case BAD_SCALAR_OF_ADD:
+		k->op.scalar.f = 1;
+		break;
+	case BAD_COUNT_0:
+		k->op.count = 0;
+		break;
+	case BAD_COUNT_WRAPS:
+		k->op.count = SIZE_MAX / 2;
+		break;
+	case BAD_OFF_V:
+		k->pipe = ASC_PIPE_MTE2;
+		break;
+	case BAD_DST_UNDECLARED:
+		k->acc[0].addr = z + 8;
+		break;
+	case BAD_DST_ONLY_READ:
+		k->acc[0].write = 0;
+		break;
+	case BAD_SRC0_SHORT:
+		k->acc[1].size -= 1;
+		break;
+	case BAD_SRC1_UNDECLARED:
+		k->nacc = 2;
+		break;
 	case BAD_PARTLY_OVERLAPS:
 		k->op.dst = x + 1;
 		k->acc[0] = (struct asc_access){ x, sizeof(x), 1, "x" };
 		break;
-	case BAD_NOT_A_PIPE: k->pipe = ASC_PIPE_ALL; break;
-	case BAD_ACCESS: k->acc[2].size = 0; break;
-	default: break;
+	case BAD_NOT_A_PIPE:
+		k->pipe = ASC_PIPE_ALL;
+		break;
+	case BAD_ACCESS:
+		k->acc[2].size = 0;
+		break;
+	default:
+		break;
 	}
 }
 
