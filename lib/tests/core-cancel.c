@@ -24,15 +24,7 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
-
-/* Skip the test when there is no device to open. */
-#define need_device(_metadata) do {					\
-	struct asc_pipe *probe = asc_pipe_open(NULL);			\
-									\
-	if (!probe)							\
-		SKIP(return, "no device: %s", strerror(errno));		\
-	asc_pipe_close(probe);						\
-} while (0)
+#include "need-device.h"
 
 static double now_s(void)
 {

@@ -39,21 +39,13 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
+#include "need-device.h"
 
 #define MTE2_V	ASC_HARD_EVENT_MTE2_V
 #define V_MTE2	ASC_HARD_EVENT_V_MTE2
 #define V_S	ASC_HARD_EVENT_V_S
 
 static const struct asc_core_attr checked = { 0 };
-
-/* Skip the test when there is no device to open. */
-#define need_device(_metadata) do {					\
-	struct asc_pipe *probe = asc_pipe_open(NULL);			\
-									\
-	if (!probe)							\
-		SKIP(return, "no device: %s", strerror(errno));		\
-	asc_pipe_close(probe);						\
-} while (0)
 
 /* Run @kernel; its errno (0 on success) and report. */
 static int run(asc_kernel_fn kernel, void *arg, char **report)

@@ -23,17 +23,10 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
+#include "need-device.h"
 
 #define CORES	4
 #define ROUNDS	2
-
-#define need_device(_metadata) do {					\
-	struct asc_pipe *probe = asc_pipe_open(NULL);			\
-									\
-	if (!probe)							\
-		SKIP(return, "no device: %s", strerror(errno));		\
-	asc_pipe_close(probe);						\
-} while (0)
 
 static void sleep_ms(int ms)
 {

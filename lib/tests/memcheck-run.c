@@ -27,14 +27,7 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
-
-#define need_device(_metadata) do {					\
-	struct asc_pipe *probe = asc_pipe_open(NULL);			\
-									\
-	if (!probe)							\
-		SKIP(return, "no device: %s", strerror(errno));		\
-	asc_pipe_close(probe);						\
-} while (0)
+#include "need-device.h"
 
 #define CHECK(call) do { if ((call) < 0) return; } while (0)
 

@@ -26,17 +26,10 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
+#include "need-device.h"
 
 /* Elements of each operand of the tests of every dtype. */
 #define N	37
-
-#define need_device(_metadata) do {					\
-	struct asc_pipe *probe = asc_pipe_open(NULL);			\
-									\
-	if (!probe)							\
-		SKIP(return, "no device: %s", strerror(errno));		\
-	asc_pipe_close(probe);						\
-} while (0)
 
 /*
  * One op issued by a kernel: @pipe, @op, @what and @acc (@nacc of them);

@@ -47,6 +47,7 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
+#include "need-device.h"
 
 #define MTE2_V	ASC_HARD_EVENT_MTE2_V
 #define V_MTE2	ASC_HARD_EVENT_V_MTE2
@@ -56,14 +57,6 @@
 static const struct asc_core_attr checked = { 0 };
 static const struct asc_core_attr strict = { .strict_ids = 1 };
 static const struct asc_core_attr unchecked = { .unchecked = 1 };
-
-#define need_device(_metadata) do {					\
-	struct asc_pipe *probe = asc_pipe_open(NULL);			\
-									\
-	if (!probe)							\
-		SKIP(return, "no device: %s", strerror(errno));		\
-	asc_pipe_close(probe);						\
-} while (0)
 
 static int run(asc_kernel_fn kernel, void *arg, const struct asc_core_attr *attr,
 	       char **report)
