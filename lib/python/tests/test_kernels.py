@@ -365,6 +365,32 @@ def test_alloc_that_may_collide_is_refused_every_time():
     assert True in seen and False in seen, seen
 
 
+def test_an_early_release_is_named():
+    lines = {}
+
+    def body():
+        pipe = asc.TPipe()
+        event_id = pipe.alloc_event_id(event=asc.HardEvent.MTE2_V)
+        lines["set"] = sys._getframe().f_lineno + 1
+        asc.set_flag(event=asc.HardEvent.MTE2_V, event_id=event_id)
+        lines["release"] = sys._getframe().f_lineno + 1
+        pipe.release_event_id(id=event_id, event=asc.HardEvent.MTE2_V)
+        lines["alloc"] = sys._getframe().f_lineno + 1
+        pipe.alloc_event_id(event=asc.HardEvent.MTE2_V)
+    with pytest.raises(asc.EventIDInUseError) as e:
+        run(body)
+    assert e.value.errno == errno.EADDRINUSE, e.value.report
+    assert e.value.report == (
+        "core 0 (AIV 0):\n"
+        f"error: #4 alloc_event_id(MTE2_V) on S at test_kernels.py:{lines['alloc']}: "
+        "Address already in use\n"
+        f"in use: MTE2_V id 0: its flag, set by MTE2 (#2 at test_kernels.py:{lines['set']}), "
+        "not waited for yet\n"
+        f"in use: MTE2_V id 0: released early (#3 at test_kernels.py:{lines['release']}), "
+        f"while its set (#2 at test_kernels.py:{lines['set']}) had no wait issued\n"), \
+        e.value.report
+
+
 def test_a_scalar_read_without_sync_is_a_missing_sync():
     def body():
         a = asc.LocalTensor(asc.float32, asc.TPosition.VECIN, 0, 8)
