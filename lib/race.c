@@ -98,6 +98,9 @@ struct race_clock {
 /* A named region of memory: bytes [lo, hi). */
 #define RACE_REGIONS	8
 
+/* Items that have run kept for reuse, at most (struct asc_race). */
+#define RACE_SPARE	256
+
 struct race_region {
 	uintptr_t lo;
 	uintptr_t hi;
@@ -235,6 +238,7 @@ struct race_site_count {
 /*
  * struct asc_race - the detector.
  * @lane: the pipes, S first.
+ * @pending: bit i is set while @lane[i] holds an instruction not run yet.
  * @flags: per HardEvent, its IDs; allocated on first use.
  * @s_pub: the highest position of the scalar's that a flag brought back
  *	to it (or PIPE_ALL): its stores up to there are out.
@@ -251,9 +255,14 @@ struct race_site_count {
  * @buffer_at: the kernel's buffers of global memory (asc_race_buffers()),
  *	with @buffer_ctx.
  * @names: per name of an access in neither, its lowest byte; @nnames.
+ * @spare: items of no access that have run, kept for the next ones
+ *	(linked by @next, up to RACE_SPARE): a set or wait issued takes no
+ *	allocation.
+ * @nspare: how many @spare holds.
  */
 struct asc_race {
 	struct race_lane lane[RACE_LANES];
+	unsigned int pending;
 	uint32_t s_pub;
 	struct race_flag *flags[ASC_HARD_EVENT_COUNT];
 	struct asc_ranges hist;
@@ -273,16 +282,22 @@ struct asc_race {
 	void *buffer_ctx;
 	struct race_name_base *names;
 	size_t nnames;
+	struct race_item *spare;
+	unsigned int nspare;
+};
+
+/* The lane of each pipe ID up to ASC_PIPE_FIX, one more than it is. */
+static const signed char race_pipe_lane[ASC_PIPE_FIX + 1] = {
+	[ASC_PIPE_S] = 1, [ASC_PIPE_V] = 2, [ASC_PIPE_M] = 3,
+	[ASC_PIPE_MTE1] = 4, [ASC_PIPE_MTE2] = 5, [ASC_PIPE_MTE3] = 6,
+	[ASC_PIPE_FIX] = 7,
 };
 
 static int race_lane_of(int pipe_id)
 {
-	int i;
-
-	for (i = 0; i < RACE_LANES; i++)
-		if (race_lane_pipe[i] == pipe_id)
-			return i;
-	return -1;
+	if (pipe_id < 0 || pipe_id > ASC_PIPE_FIX)
+		return -1;
+	return race_pipe_lane[pipe_id] - 1;
 }
 
 static const char *race_lane_name(int lane)
@@ -350,6 +365,19 @@ static void race_item_free(struct race_item *it)
 	free(it);
 }
 
+/* @it has run: freed, or kept in @race->spare when it has no access. */
+static void race_item_put(struct asc_race *race, struct race_item *it)
+{
+	if (it->nacc || race->nspare == RACE_SPARE) {
+		race_item_free(it);
+		return;
+	}
+	free(it->what);
+	it->next = race->spare;
+	race->spare = it;
+	race->nspare++;
+}
+
 static void race_rec_free(struct asc_range *range)
 {
 	struct race_rec *r = (struct race_rec *)range;
@@ -371,6 +399,10 @@ void asc_race_free(struct asc_race *race)
 			next = it->next;
 			race_item_free(it);
 		}
+	}
+	for (it = race->spare; it; it = next) {
+		next = it->next;
+		free(it);
 	}
 	for (i = 0; i < ASC_HARD_EVENT_COUNT; i++) {
 		if (!race->flags[i])
@@ -855,11 +887,12 @@ static int race_step(struct asc_race *race, int lane)
 	struct race_lane *l = &race->lane[lane];
 	struct race_item *it = l->head;
 	struct race_flag *f = NULL;
-	struct race_clock c = l->clock;
+	struct race_clock c;
 	int ret = 0;
 
 	if (!it)
 		return 0;
+	c = l->clock;
 	race_clock_join(&c, &it->issue);
 	race_fence(l, lane, &it->issue);
 	if (it->kind == RACE_SET || it->kind == RACE_WAIT) {
@@ -920,9 +953,11 @@ static int race_step(struct asc_race *race, int lane)
 	l->clock = c;
 	l->done = it->pos;
 	l->head = it->next;
-	if (!l->head)
+	if (!l->head) {
 		l->tail = &l->head;
-	race_item_free(it);
+		race->pending &= ~(1u << lane);
+	}
+	race_item_put(race, it);
 	return 1;
 }
 
@@ -1131,18 +1166,22 @@ static int race_settle(struct asc_race *race)
 	bool progress = true;
 	int lane, ret;
 
+	unsigned int lanes;
+
 	while (progress) {
 		progress = false;
-		for (lane = 0; lane < RACE_LANES; lane++) {
+		for (lanes = race->pending; lanes; lanes &= lanes - 1) {
+			lane = __builtin_ctz(lanes);
 			while ((ret = race_step(race, lane)) > 0)
 				progress = true;
 			if (ret < 0)
 				return -1;
 		}
 	}
+	/* A lane waits for another one: a cycle takes two lanes at least. */
 	if (race->lane[RACE_S].head)
 		race_stuck_chain(race, RACE_S, NULL);
-	else if (!race->err)
+	else if (!race->err && (race->pending & (race->pending - 1)))
 		race_find_cycle(race);
 	return 0;
 }
@@ -1163,6 +1202,7 @@ static int race_issue(struct asc_race *race, int lane, struct race_item *it)
 	it->site = race->site;
 	*l->tail = it;
 	l->tail = &it->next;
+	race->pending |= 1u << lane;
 	if (race_settle(race))
 		race_find(race, ENOMEM, "out of memory: the detector stops here");
 	return race->err ? race_fail(race->err) : (int)it->pos;
@@ -1219,11 +1259,18 @@ static unsigned int race_site_iter(struct asc_race *race)
 	return ++race->sites[i].count;
 }
 
-static struct race_item *race_item_new(enum race_kind kind, unsigned long seq,
-				   unsigned int nacc)
+static struct race_item *race_item_new(struct asc_race *race, enum race_kind kind,
+				   unsigned long seq, unsigned int nacc)
 {
-	struct race_item *it = calloc(1, sizeof(*it) + nacc * sizeof(it->acc[0]));
+	struct race_item *it = nacc ? NULL : race->spare;
 
+	if (it) {
+		race->spare = it->next;
+		race->nspare--;
+		*it = (struct race_item){ .kind = kind, .seq = seq };
+		return it;
+	}
+	it = calloc(1, sizeof(*it) + nacc * sizeof(it->acc[0]));
 	if (!it)
 		return NULL;
 	it->kind = kind;
@@ -1248,7 +1295,7 @@ int asc_race_work(struct asc_race *race, int pipe_id, unsigned long seq,
 		    (uintptr_t)acc[i].addr)
 			return race_fail(EINVAL);
 
-	it = race_item_new(RACE_WORK, seq, nacc);
+	it = race_item_new(race, RACE_WORK, seq, nacc);
 	if (!it)
 		return -1;
 	it->iter = race_site_iter(race);
@@ -1285,7 +1332,7 @@ int asc_race_mark(struct asc_race *race, int pipe_id, unsigned long seq,
 		return race_fail(race->err);
 	if (lane < 0 || !mark)
 		return race_fail(EINVAL);
-	it = race_item_new(RACE_WORK, seq, 0);
+	it = race_item_new(race, RACE_WORK, seq, 0);
 	if (!it)
 		return -1;
 	it->mark = mark;
@@ -1378,7 +1425,7 @@ int asc_race_flag_que(struct asc_race *race, bool set, unsigned long seq,
 		kind = RACE_BARRIER;
 	else
 		kind = RACE_NOP;
-	it = race_item_new(kind, seq, 0);
+	it = race_item_new(race, kind, seq, 0);
 	if (!it)
 		return -1;
 	if (src != dst) {
@@ -1475,7 +1522,7 @@ int asc_race_barrier(struct asc_race *race, int pipe_id, unsigned long seq)
 		lane = race_lane_of(pipe_id);
 		if (lane <= RACE_S)
 			return race_fail(EINVAL);
-		it = race_item_new(RACE_BARRIER, seq, 0);
+		it = race_item_new(race, RACE_BARRIER, seq, 0);
 		if (!it)
 			return -1;
 		return race_issue(race, lane, it);
