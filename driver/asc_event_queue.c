@@ -22,8 +22,10 @@
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/fault-inject-usercopy.h>
 #include <linux/lockdep.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "asc_event_report.h"
 #include "asc_event_tpipe.h"
@@ -117,6 +119,25 @@ const char *asc_tpipe_handwritten_use(struct asc_tpipe *tp, u32 event, u32 id,
 	return NULL;
 }
 
+/*
+ * asc_tpipe_put_user() for the ticket ISSUE hands out: one put_user() of
+ * a known size, without the generic copy's string copy.
+ */
+static int asc_tpipe_put_ticket(const struct asc_tpipe *tp, u64 __user *uticket,
+				u64 ticket)
+{
+	int ret;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (should_fail_usercopy())
+		return -EFAULT;
+	pagefault_disable();
+	ret = put_user(ticket, uticket);
+	pagefault_enable();
+	return ret ? -EFAULT : 0;
+}
+
 /**
  * asc_tpipe_issue() - the scalar issues a set or a wait to its pipe.
  * @tp: TPipe.
@@ -174,8 +195,7 @@ int asc_tpipe_issue(struct asc_tpipe *tp, struct asc_event_issue *args,
 		goto out;
 	}
 	args->ticket = tp->next_ticket;
-	ret = asc_tpipe_put_user(tp, uticket, &args->ticket,
-				 sizeof(args->ticket));
+	ret = asc_tpipe_put_ticket(tp, uticket, args->ticket);
 	if (ret)
 		goto out;
 

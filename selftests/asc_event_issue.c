@@ -132,6 +132,110 @@ TEST_F(issue, issue_errors)
 	ASSERT_RESET(self->fd, 1, 0);
 }
 
+/*
+ * ISSUE's arguments in a page of a memfd this process has never touched
+ * (mapped with @prot): reading them faults the page in, writing the
+ * ticket under the TPipe's lock cannot.  Returns the mapping, or
+ * MAP_FAILED.
+ */
+static struct asc_event_issue *untouched_issue(int *memfd,
+					       const struct asc_event_issue *in,
+					       int prot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	*memfd = syscall(SYS_memfd_create, "asc-issue", 0);
+	if (*memfd < 0 || ftruncate(*memfd, page) ||
+	    pwrite(*memfd, in, sizeof(*in), 0) != sizeof(*in))
+		return MAP_FAILED;
+	return mmap(NULL, page, prot, MAP_SHARED, *memfd, 0);
+}
+
+/* The ticket is written where the page is not mapped in yet. */
+TEST_F(issue, issue_into_a_page_not_mapped_in)
+{
+	const struct asc_event_issue in = { .op = ASC_EVENT_OP_SET, .event = EV,
+					    .ticket = ~0ULL };
+	long page = sysconf(_SC_PAGESIZE);
+	struct asc_event_issue *args, out;
+	int memfd;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	args = untouched_issue(&memfd, &in, PROT_READ | PROT_WRITE);
+	ASSERT_TRUE(args != MAP_FAILED);
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
+	ASSERT_EQ((ssize_t)sizeof(out), pread(memfd, &out, sizeof(out), 0));
+	ASSERT_NE(~0ULL, out.ticket);
+	ASSERT_EQ(0, W_EXEC(&self->mte2, out.ticket));
+	munmap(args, page);
+	close(memfd);
+	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
+	ASSERT_RESET(self->fd, 0, 1);
+}
+
+/*
+ * Arguments the caller may only read: bad flags are EINVAL; good ones
+ * fail with EFAULT when the ticket is to be written, and queue nothing,
+ * so that a full queue's worth of tickets still goes in after them.
+ */
+TEST_F(issue, issue_into_a_read_only_page)
+{
+	const struct asc_event_issue bad = { .op = ASC_EVENT_OP_SET, .event = EV,
+					     .flags = 1 };
+	const struct asc_event_issue good = { .op = ASC_EVENT_OP_SET, .event = EV };
+	long page = sysconf(_SC_PAGESIZE);
+	struct asc_event_issue *args;
+	int memfd, i;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	args = untouched_issue(&memfd, &bad, PROT_READ);
+	ASSERT_TRUE(args != MAP_FAILED);
+	ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
+	munmap(args, page);
+	close(memfd);
+	args = untouched_issue(&memfd, &good, PROT_READ);
+	ASSERT_TRUE(args != MAP_FAILED);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
+	munmap(args, page);
+	close(memfd);
+	for (i = 0; i < ASC_EVENT_QUEUE_DEPTH; i++) {
+		ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0)) TH_LOG("ticket %d", i);
+	}
+	ASSERT_EQ(-EAGAIN, asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0));
+	ASSERT_RESET(self->fd, 1, 0);
+}
+
+/*
+ * EXECUTE's arguments are read where the page is not mapped in yet: the
+ * scalar issues, then takes MTE2's place to run the set itself.
+ */
+TEST_F(issue, execute_from_a_page_not_mapped_in)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct asc_event_execute exec = { 0 };
+	int memfd;
+	void *p;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	exec.ticket = asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0);
+	ASSERT_LT(0, (long long)exec.ticket);
+	memfd = syscall(SYS_memfd_create, "asc-execute", 0);
+	ASSERT_LE(0, memfd);
+	ASSERT_EQ(0, ftruncate(memfd, page));
+	ASSERT_EQ((ssize_t)sizeof(exec), pwrite(memfd, &exec, sizeof(exec), 0));
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, memfd, 0);
+	ASSERT_TRUE(p != MAP_FAILED);
+	ASSERT_EQ(0, W_BIND(&self->mte2, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_MTE2));
+	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_EXECUTE, p));
+	munmap(p, page);
+	close(memfd);
+	ASSERT_EQ(0, asc_release(self->fd, EV, 0));
+	ASSERT_RESET(self->fd, 0, 1);
+}
+
 /* A thread bound to a pipe other than S may not issue. */
 TEST_F(issue, only_the_scalar_issues)
 {
