@@ -133,25 +133,9 @@ TEST_F(issue, issue_errors)
 }
 
 /*
- * ISSUE's arguments in a page of a memfd this process has never touched
- * (mapped with @prot): reading them faults the page in, writing the
- * ticket under the TPipe's lock cannot.  Returns the mapping, or
- * MAP_FAILED.
+ * The ticket is written where the page is not mapped in yet: the write
+ * under the TPipe's lock cannot fault it in, ISSUE does and tries again.
  */
-static struct asc_event_issue *untouched_issue(int *memfd,
-					       const struct asc_event_issue *in,
-					       int prot)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	*memfd = syscall(SYS_memfd_create, "asc-issue", 0);
-	if (*memfd < 0 || ftruncate(*memfd, page) ||
-	    pwrite(*memfd, in, sizeof(*in), 0) != sizeof(*in))
-		return MAP_FAILED;
-	return mmap(NULL, page, prot, MAP_SHARED, *memfd, 0);
-}
-
-/* The ticket is written where the page is not mapped in yet. */
 TEST_F(issue, issue_into_a_page_not_mapped_in)
 {
 	const struct asc_event_issue in = { .op = ASC_EVENT_OP_SET, .event = EV,
@@ -161,7 +145,7 @@ TEST_F(issue, issue_into_a_page_not_mapped_in)
 	int memfd;
 
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
-	args = untouched_issue(&memfd, &in, PROT_READ | PROT_WRITE);
+	args = asc_cold_page(&memfd, &in, sizeof(in), PROT_READ | PROT_WRITE);
 	ASSERT_TRUE(args != MAP_FAILED);
 	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
 	ASSERT_EQ((ssize_t)sizeof(out), pread(memfd, &out, sizeof(out), 0));
@@ -188,12 +172,12 @@ TEST_F(issue, issue_into_a_read_only_page)
 	int memfd, i;
 
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
-	args = untouched_issue(&memfd, &bad, PROT_READ);
+	args = asc_cold_page(&memfd, &bad, sizeof(bad), PROT_READ);
 	ASSERT_TRUE(args != MAP_FAILED);
 	ASSERT_EQ(-EINVAL, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
 	munmap(args, page);
 	close(memfd);
-	args = untouched_issue(&memfd, &good, PROT_READ);
+	args = asc_cold_page(&memfd, &good, sizeof(good), PROT_READ);
 	ASSERT_TRUE(args != MAP_FAILED);
 	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
 	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, args));
@@ -220,11 +204,7 @@ TEST_F(issue, execute_from_a_page_not_mapped_in)
 	ASSERT_EQ(0, asc_alloc(self->fd, EV));
 	exec.ticket = asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0);
 	ASSERT_LT(0, (long long)exec.ticket);
-	memfd = syscall(SYS_memfd_create, "asc-execute", 0);
-	ASSERT_LE(0, memfd);
-	ASSERT_EQ(0, ftruncate(memfd, page));
-	ASSERT_EQ((ssize_t)sizeof(exec), pwrite(memfd, &exec, sizeof(exec), 0));
-	p = mmap(NULL, page, PROT_READ, MAP_SHARED, memfd, 0);
+	p = asc_cold_page(&memfd, &exec, sizeof(exec), PROT_READ);
 	ASSERT_TRUE(p != MAP_FAILED);
 	ASSERT_EQ(0, W_BIND(&self->mte2, ASC_EVENT_PIPE_NONE));
 	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));

@@ -306,25 +306,7 @@ TEST_F_TIMEOUT(pool, concurrent_alloc_release, 60)
 	pthread_barrier_destroy(&start);
 }
 
-/*
- * A reference in a page of a memfd that this process has never touched:
- * its first access faults.  Returns the mapping (@prot), or MAP_FAILED.
- */
-static struct asc_event_ref *untouched_ref(int *memfd, const struct asc_event_ref *ref,
-					   int prot)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	*memfd = syscall(SYS_memfd_create, "asc-ref", 0);
-	if (*memfd < 0 || ftruncate(*memfd, page) ||
-	    pwrite(*memfd, ref, sizeof(*ref), 0) != sizeof(*ref))
-		return MAP_FAILED;
-	p = mmap(NULL, page, prot, MAP_SHARED, *memfd, 0);
-	return p;
-}
-
-/* The ID an ALLOC_ID or FETCH_ID wrote into the memfd of untouched_ref(). */
+/* The ID an ALLOC_ID or FETCH_ID wrote into the memfd of asc_cold_page(). */
 static __u32 id_in_memfd(int memfd)
 {
 	struct asc_event_ref ref = { .id = ~0U };
@@ -341,14 +323,14 @@ TEST_F(pool, alloc_into_a_page_not_mapped_in)
 	struct asc_event_ref *ref;
 	int memfd;
 
-	ref = untouched_ref(&memfd, &in, PROT_READ | PROT_WRITE);
+	ref = asc_cold_page(&memfd, &in, sizeof(in), PROT_READ | PROT_WRITE);
 	ASSERT_TRUE(ref != MAP_FAILED);
 	ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_ALLOC_ID, ref));
 	ASSERT_EQ(0U, id_in_memfd(memfd));
 	munmap(ref, page);
 	close(memfd);
 
-	ref = untouched_ref(&memfd, &in, PROT_READ | PROT_WRITE);
+	ref = asc_cold_page(&memfd, &in, sizeof(in), PROT_READ | PROT_WRITE);
 	ASSERT_TRUE(ref != MAP_FAILED);
 	if (self->ids > 1) {
 		ASSERT_EQ(0, asc_ioctl(self->fd, ASC_EVENT_IOC_FETCH_ID, ref));
@@ -377,7 +359,7 @@ TEST_F(pool, alloc_into_a_read_only_reference)
 	int memfd, touch, i;
 
 	for (touch = 0; touch < 2; touch++) {
-		ref = untouched_ref(&memfd, &bad, PROT_READ);
+		ref = asc_cold_page(&memfd, &bad, sizeof(bad), PROT_READ);
 		ASSERT_TRUE(ref != MAP_FAILED);
 		if (touch)
 			ASSERT_EQ(1U, ((volatile struct asc_event_ref *)ref)->flags);
@@ -385,7 +367,7 @@ TEST_F(pool, alloc_into_a_read_only_reference)
 		munmap(ref, page);
 		close(memfd);
 
-		ref = untouched_ref(&memfd, &good, PROT_READ);
+		ref = asc_cold_page(&memfd, &good, sizeof(good), PROT_READ);
 		ASSERT_TRUE(ref != MAP_FAILED);
 		if (touch)
 			ASSERT_EQ(0U, ((volatile struct asc_event_ref *)ref)->flags);

@@ -146,3 +146,18 @@ int asc_stalled_call_end(struct asc_stalled_call *c)
 	pthread_join(c->thread, NULL);
 	return c->ret;
 }
+
+void *asc_cold_page(int *memfd, const void *data, size_t size, int prot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	*memfd = syscall(SYS_memfd_create, "asc-cold", 0);
+	if (*memfd < 0)
+		return MAP_FAILED;
+	if (ftruncate(*memfd, page) || pwrite(*memfd, data, size, 0) != (ssize_t)size) {
+		close(*memfd);
+		*memfd = -1;
+		return MAP_FAILED;
+	}
+	return mmap(NULL, page, prot, MAP_SHARED, *memfd, 0);
+}

@@ -9,6 +9,9 @@
  * until the test lifts the protection).  The test runs the ioctl on
  * another thread, waits for the stop with asc_stall_hit(), does what it
  * likes meanwhile, then lets the copy go on.
+ *
+ * A cold page (asc_cold_page()) is a page of a memfd the test has never
+ * touched: nothing stops, but the kernel's first access to it faults.
  */
 #ifndef ASC_TEST_UFFD_H
 #define ASC_TEST_UFFD_H
@@ -132,5 +135,21 @@ int asc_stalled_call_start(struct asc_stalled_call *c, struct asc_stall *st,
  * Return: its result.
  */
 int asc_stalled_call_end(struct asc_stalled_call *c);
+
+/**
+ * asc_cold_page() - a page this process has never touched, holding @data.
+ * @memfd: out: the memfd whose page it is; pread() shows what the kernel
+ *	wrote there.
+ * @data: the bytes at its start.
+ * @size: how many.
+ * @prot: the mapping's protection, PROT_READ to refuse the kernel's writes.
+ *
+ * The kernel's first access to the page faults it in, with the ioctl's
+ * locks held or not: what a user copy under a lock must not wait for.
+ * Unmap it (one page) and close @memfd after use.
+ *
+ * Return: the mapping, or MAP_FAILED.
+ */
+void *asc_cold_page(int *memfd, const void *data, size_t size, int prot);
 
 #endif /* ASC_TEST_UFFD_H */
