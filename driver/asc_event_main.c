@@ -250,8 +250,10 @@ static int asc_ioc_set_mode(struct asc_tpipe *tp,
  * The arguments of ISSUE, read field by field in one user access window:
  * copy_from_user() of a small struct is a string copy on x86, which costs
  * an emulator more than the loads, and the core runtime makes an ISSUE
- * and an EXECUTE per instruction.  An injected user copy fault fails it
- * as it fails copy_from_user().
+ * and an EXECUTE per instruction.  The whole struct is read, the ticket
+ * too, so that an argument running into an unreadable page is -EFAULT as
+ * with the copy.  An injected user copy fault fails it as it fails
+ * copy_from_user().
  */
 static int asc_issue_from_user(struct asc_event_issue *args,
 			       const struct asc_event_issue __user *uissue)
@@ -262,8 +264,8 @@ static int asc_issue_from_user(struct asc_event_issue *args,
 	unsafe_get_user(args->event, &uissue->event, fault);
 	unsafe_get_user(args->id, &uissue->id, fault);
 	unsafe_get_user(args->flags, &uissue->flags, fault);
+	unsafe_get_user(args->ticket, &uissue->ticket, fault);
 	user_access_end();
-	args->ticket = 0;
 	return 0;
 fault:
 	user_access_end();

@@ -216,6 +216,52 @@ TEST_F(issue, execute_from_a_page_not_mapped_in)
 	ASSERT_RESET(self->fd, 0, 1);
 }
 
+/*
+ * Arguments that run into a page nobody may read are EFAULT before
+ * anything else is looked at, even when only the last field (ISSUE's
+ * ticket, written, never read; EXECUTE's pad) is in that page: a bad op
+ * is EFAULT there, not EINVAL, and nothing is queued or run.
+ */
+TEST_F(issue, arguments_into_an_unreadable_page)
+{
+	const struct asc_event_issue bad = { .op = 0, .event = EV };
+	const struct asc_event_issue good = { .op = ASC_EVENT_OP_SET, .event = EV };
+	const size_t at = offsetof(struct asc_event_issue, ticket);
+	long page = sysconf(_SC_PAGESIZE);
+	struct asc_event_execute exec = { 0 };
+	char *p;
+	int i;
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(p != MAP_FAILED);
+	ASSERT_EQ(0, mprotect(p + page, page, PROT_NONE));
+	memcpy(p + page - at, &bad, at);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, p + page - at));
+	memcpy(p + page - at, &good, at);
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_ISSUE, p + page - at));
+	for (i = 0; i < ASC_EVENT_QUEUE_DEPTH; i++) {
+		ASSERT_LT(0, asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0)) TH_LOG("ticket %d", i);
+	}
+	ASSERT_EQ(-EAGAIN, asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0));
+	ASSERT_RESET(self->fd, 1, 0);
+
+	ASSERT_EQ(0, asc_alloc(self->fd, EV));
+	exec.ticket = asc_issue(self->fd, ASC_EVENT_OP_SET, EV, 0);
+	ASSERT_LT(0, (long long)exec.ticket);
+	ASSERT_EQ(0, W_BIND(&self->mte2, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_NONE));
+	ASSERT_EQ(0, asc_bind(self->fd, ASC_EVENT_PIPE_MTE2));
+	memcpy(p + page - offsetof(struct asc_event_execute, pad), &exec,
+	       offsetof(struct asc_event_execute, pad));
+	ASSERT_EQ(-EFAULT, asc_ioctl(self->fd, ASC_EVENT_IOC_EXECUTE,
+				     p + page - offsetof(struct asc_event_execute, pad)));
+	/* The set did not run: the ticket is still the pipe's oldest. */
+	ASSERT_EQ(0, asc_execute(self->fd, exec.ticket, 0));
+	munmap(p, 2 * page);
+	ASSERT_RESET(self->fd, 1, 1);
+}
+
 /* A thread bound to a pipe other than S may not issue. */
 TEST_F(issue, only_the_scalar_issues)
 {
