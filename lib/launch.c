@@ -348,36 +348,101 @@ static void launch_core_name(const struct asc_core *c, char *buf, size_t size)
 			 launch_type_name(c), c->block_idx);
 }
 
+/* Two last sets of a flag that make one wrong-mode line: the same call. */
+static bool launch_same_set(const struct core_cross_set *a,
+			    const struct core_cross_set *b)
+{
+	return a->seq == b->seq && a->mode == b->mode &&
+	       a->site.line == b->site.line &&
+	       (a->site.file == b->site.file ||
+		(a->site.file && b->site.file && !strcmp(a->site.file, b->site.file)));
+}
+
+/*
+ * Whether core @i's last set of @flag was in a mode that counts on other
+ * cores than @c; its group's targets in @targets.
+ */
+static bool launch_wrong_mode(const struct asc_launch *l,
+			      const struct asc_core *c, unsigned int i,
+			      int flag, struct asc_xrace_range *targets)
+{
+	const struct core_cross_set *s = &l->cores[i]->cross_last[flag];
+	struct asc_xrace_range group;
+
+	return s->seq &&
+	       !asc_xrace_set_group(l->kind, l->block_dim, i, s->mode, &group,
+				    targets) &&
+	       (c->index < targets->first || c->index > targets->last);
+}
+
+/*
+ * Whether core @j's last set of @flag makes the same wrong-mode line as
+ * core @i's, whose group's targets are @targets: the same call, counting
+ * on the same cores.
+ */
+static bool launch_same_wrong_mode(const struct asc_launch *l,
+				   const struct asc_core *c, int flag,
+				   unsigned int i, const struct asc_xrace_range *targets,
+				   unsigned int j)
+{
+	struct asc_xrace_range other;
+
+	return launch_wrong_mode(l, c, j, flag, &other) &&
+	       other.first == targets->first && other.last == targets->last &&
+	       launch_same_set(&l->cores[i]->cross_last[flag],
+			       &l->cores[j]->cross_last[flag]);
+}
+
 /*
  * Under a cross-core wait of @c for @flag that never ends: a line for
- * each core whose last set of @flag was in a mode that counts on other
- * cores than @c (an AIV's mode 0 counts on the AIVs, never on the AIC).
+ * each call whose last set of @flag, on one core or several, was in a
+ * mode that counts on other cores than @c (an AIV's mode 0 counts on the
+ * AIVs, never on the AIC).  The cores of one call are one line.
  */
 static void launch_report_wrong_modes(const struct asc_launch *l,
 				      const struct asc_core *c, int flag,
 				      struct asc_report *r)
 {
-	struct asc_xrace_range group, targets;
+	struct asc_xrace_range targets;
 	const struct core_cross_set *s;
-	char name[48], setter[48], at[160];
-	unsigned int i;
+	char name[48], setter[48], setters[400], at[160];
+	unsigned int i, j, n, k;
+	size_t len;
 
 	launch_core_name(c, name, sizeof(name));
 	for (i = 0; i < l->ncores; i++) {
-		s = &l->cores[i]->cross_last[flag];
-		if (!s->seq ||
-		    asc_xrace_set_group(l->kind, l->block_dim, i, s->mode, &group,
-					&targets) ||
-		    (c->index >= targets.first && c->index <= targets.last))
+		if (!launch_wrong_mode(l, c, i, flag, &targets))
 			continue;
-		launch_core_name(l->cores[i], setter, sizeof(setter));
+		/* Named already with an earlier core of the same call. */
+		for (j = 0; j < i; j++)
+			if (launch_same_wrong_mode(l, c, flag, i, &targets, j))
+				break;
+		if (j < i)
+			continue;
+		for (n = 0, j = i; j < l->ncores; j++)
+			n += launch_same_wrong_mode(l, c, flag, i, &targets, j);
+		len = 0;
+		for (k = 0, j = i; j < l->ncores; j++) {
+			if (!launch_same_wrong_mode(l, c, flag, i, &targets, j))
+				continue;
+			launch_core_name(l->cores[j], setter, sizeof(setter));
+			/* "core 1 (AIV 0)"; "cores 1 (AIV 0) and 2 (AIV 1)". */
+			len += snprintf(setters + len, sizeof(setters) - len, "%s%s%s",
+					!k ? "" : k + 1 < n ? ", " : " and ",
+					n > 1 && !k ? "cores " : "",
+					setter + (n > 1 ? strlen("core ") : 0));
+			if (len >= sizeof(setters))
+				len = sizeof(setters) - 1;
+			k++;
+		}
+		s = &l->cores[i]->cross_last[flag];
 		at[0] = '\0';
 		if (s->site.file)
 			snprintf(at, sizeof(at), " at %s:%d", s->site.file,
 				 s->site.line);
-		asc_report_add(r, "  wrong mode: %s sets cross-core flag %d in mode %d (#%lu%s), which counts on cores %u-%u, not on %s, which waits for it",
-			       setter, flag, s->mode, s->seq, at, targets.first,
-			       targets.last, name);
+		asc_report_add(r, "  wrong mode: %s %s cross-core flag %d in mode %d (#%lu%s), which counts on cores %u-%u, not on %s, which waits for it",
+			       setters, n > 1 ? "set" : "sets", flag, s->mode,
+			       s->seq, at, targets.first, targets.last, name);
 	}
 }
 

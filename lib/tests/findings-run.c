@@ -25,7 +25,8 @@
  *   line: one line, by the offset in the buffer, with "and 53 more like
  *   it (cores 0-3, iterations 1-3)".
  * - The AIVs of a mix launch set a flag in mode 0, the AIC waits for it:
- *   the deadlock report names each set and its wrong mode.
+ *   the deadlock report names the set and its wrong mode, one line for
+ *   both cores of the one call; one line each when they set it from two.
  * - Two AIVs set a flag in mode 0 that no wait takes: a line for each
  *   core's count, naming the set's line.
  */
@@ -358,36 +359,76 @@ TEST(races_of_one_pair_of_lines_print_once)
 
 /* ---- a wrong cross-core mode ---- */
 
-static int wrong_mode_line, wrong_mode_wait_line;
+static int wrong_mode_line, wrong_mode_line_b, wrong_mode_wait_line;
 
+/*
+ * The AIVs set flag 5 in mode 0, which counts on the AIVs, the AIC waits
+ * for it: from one line, or (*@arg) AIV 1 from another one.
+ */
 static void wrong_mode_kernel(struct asc_core *core, void *arg)
 {
-	(void)arg;
+	const bool *two_lines = arg;
+
 	if (asc_core_type(core) == ASC_CORE_AIC) {
 		wrong_mode_wait_line = __LINE__ + 1;
 		CHECK(asc_core_cross_wait_flag(core, 5, ASC_PIPE_S));
+		return;
+	}
+	if (*two_lines && asc_core_block_idx(core)) {
+		wrong_mode_line_b = __LINE__ + 1;
+		CHECK(asc_core_cross_set_flag(core, 5, 0, ASC_PIPE_MTE3));
 		return;
 	}
 	wrong_mode_line = __LINE__ + 1;
 	CHECK(asc_core_cross_set_flag(core, 5, 0, ASC_PIPE_MTE3));
 }
 
+/* The deadlock report of wrong_mode_kernel(); in @want its first two lines. */
+static char *wrong_mode_report(struct __test_metadata *_metadata, bool two_lines,
+			       char *want, size_t size)
+{
+	char *report = NULL;
+	int ret;
+
+	errno = 0;
+	ret = asc_launch_run(wrong_mode_kernel, &two_lines, ASC_LAUNCH_MIX, 1,
+			     &checked, &report);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EDEADLK, errno) TH_LOG("%s", report);
+	snprintf(want, size,
+		 "error: deadlock across the cores of the launch: these cores and pipes wait forever for one another\n"
+		 "  core 0 (AIC 0) S waits for cross-core flag 5 (#1 at findings-run.c:%d), which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set\n",
+		 wrong_mode_wait_line);
+	return report;
+}
+
 TEST(a_wrong_cross_core_mode_names_the_set)
 {
 	char want[1024], *report;
-	int ret;
+	size_t len;
 
 	need_device(_metadata);
-	errno = 0;
-	ret = asc_launch_run(wrong_mode_kernel, NULL, ASC_LAUNCH_MIX, 1, &checked, &report);
-	ASSERT_EQ(-1, ret);
-	ASSERT_EQ(EDEADLK, errno) TH_LOG("%s", report);
-	snprintf(want, sizeof(want),
-		 "error: deadlock across the cores of the launch: these cores and pipes wait forever for one another\n"
-		 "  core 0 (AIC 0) S waits for cross-core flag 5 (#1 at findings-run.c:%d), which cores 0 (mode 0), 1 (mode 2), 2 (mode 2) have not set\n"
+	report = wrong_mode_report(_metadata, false, want, sizeof(want));
+	len = strlen(want);
+	snprintf(want + len, sizeof(want) - len,
+		 "  wrong mode: cores 1 (AIV 0) and 2 (AIV 1) set cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n",
+		 wrong_mode_line);
+	ASSERT_STREQ(want, report);
+	free(report);
+}
+
+TEST(wrong_modes_of_two_calls_are_two_lines)
+{
+	char want[1024], *report;
+	size_t len;
+
+	need_device(_metadata);
+	report = wrong_mode_report(_metadata, true, want, sizeof(want));
+	len = strlen(want);
+	snprintf(want + len, sizeof(want) - len,
 		 "  wrong mode: core 1 (AIV 0) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n"
 		 "  wrong mode: core 2 (AIV 1) sets cross-core flag 5 in mode 0 (#1 at findings-run.c:%d), which counts on cores 1-2, not on core 0 (AIC 0), which waits for it\n",
-		 wrong_mode_wait_line, wrong_mode_line, wrong_mode_line);
+		 wrong_mode_line, wrong_mode_line_b);
 	ASSERT_STREQ(want, report);
 	free(report);
 }
