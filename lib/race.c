@@ -1164,9 +1164,8 @@ cycle:
 static int race_settle(struct asc_race *race)
 {
 	bool progress = true;
-	int lane, ret;
-
 	unsigned int lanes;
+	int lane, ret;
 
 	while (progress) {
 		progress = false;
