@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""asc-bench's Python subject: one kernel issuing ITERS rounds of 8 operations.
+"""asc-bench's Python subject: a kernel issuing rounds of 8 operations.
 
 Each round is what tools/bench/python.c's C kernel issues through libasc:
 data_copy GM -> UB (MTE2), set_flag and wait_flag MTE2_V, add (V),
 set_flag and wait_flag V_MTE3, data_copy UB -> GM (MTE3), pipe_barrier
 (PIPE_ALL), on TILE float32 elements; y is copied in once, before.  The time is taken in the kernel,
 from the first operation of the timed rounds to the end of the last
-barrier (one warm-up round before); the script checks the result, then
-prints the time in nanoseconds.  Run by asc-bench with the package of the
-source tree (PYTHONPATH); usage: python-issue.py ROUNDS.
+barrier (one warm-up round before).  Each line of standard input is a
+run: a number of rounds, for which one kernel runs; its result is
+checked, then its time printed in nanoseconds on a line of its own.  It
+ends at the end of its input, so that every run of a figure is made by
+one interpreter, started once.  Run by asc-bench with the package of the
+source tree (PYTHONPATH); usage: python-issue.py < ROUNDS-PER-LINE.
 """
 
 import sys
@@ -57,16 +60,26 @@ def rounds(x, y, z, iters):
     pipe.release_event_id(out_id, asc.HardEvent.V_MTE3)
 
 
-def main():
-    iters = int(sys.argv[1])
+def run(iters):
+    """One kernel of ITERS timed rounds: its time, or None for a wrong result."""
     x = np.arange(TILE, dtype=np.float32)
     y = np.full(TILE, 2, dtype=np.float32)
     z = np.zeros(TILE, dtype=np.float32)
+    TIMES.clear()
     rounds[1](x, y, z, iters)
-    if not np.array_equal(z, x + y):
-        print("python-issue: wrong result", file=sys.stderr)
-        return 1
-    print(TIMES[0])
+    return TIMES[0] if np.array_equal(z, x + y) else None
+
+
+def main():
+    if len(sys.argv) != 1:
+        print("usage: python-issue.py < ROUNDS-PER-LINE", file=sys.stderr)
+        return 2
+    for line in sys.stdin:
+        ns = run(int(line))
+        if ns is None:
+            print("python-issue: wrong result", file=sys.stderr)
+            return 1
+        print(ns, flush=True)
     return 0
 
 

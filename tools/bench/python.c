@@ -6,18 +6,23 @@
  * GM -> UB (MTE2), set_flag and wait_flag MTE2_V, add (V), set_flag and
  * wait_flag V_MTE3, data_copy UB -> GM (MTE3), pipe_barrier(PIPE_ALL).
  * The Python subject is tools/bench/python-issue.py, the package asc of
- * the source tree, run with python3 for each run (the time is taken in
- * its kernel: no start of the interpreter in it); the C subject is the
+ * the source tree, one python3 for all the runs of the figure, started at
+ * the first (the time is taken in its kernel: no start of the interpreter
+ * in it); the C subject is the
  * same kernel written with asc_core_issue(), asc_core_set_flag(),
  * asc_core_wait_flag() and asc_core_pipe_barrier(), its work declaring
  * the same accesses.  Both time the rounds after one warm-up round.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "bench.h"
 
@@ -162,17 +167,22 @@ static int py_c_time(void *ctx, unsigned long iters, double *ns)
 }
 
 /**
- * struct py_script - how the Python subject is run.
+ * struct py_script - the Python subject: one interpreter for every run.
  * @python: the interpreter.
  * @script: tools/bench/python-issue.py of the source tree.
  * @pkg: lib/python of the source tree.
  * @lib: the libasc.so.1 of the build.
+ * @pid: the interpreter running @script, from the first run on; 0 before.
+ * @to: its standard input: one run's rounds per line.
+ * @from: its standard output: one run's nanoseconds per line.
  */
 struct py_script {
 	const char *python;
 	char script[PATH_MAX + 32];
 	char pkg[PATH_MAX + 32];
 	char lib[PATH_MAX + 32];
+	pid_t pid;
+	FILE *to, *from;
 };
 
 /*
@@ -202,25 +212,85 @@ static int py_find(struct py_script *py)
 	return access(py->script, R_OK) || access(py->lib, R_OK) ? -1 : 0;
 }
 
+/*
+ * Start the interpreter on the script, its stdin and stdout piped, the
+ * package and libasc of the tree in the environment.  Return: 0, or -1.
+ */
+static int py_start(struct py_script *py)
+{
+	int in[2], out[2];
+
+	if (setenv("PYTHONPATH", py->pkg, 1) < 0 || setenv("ASC_LIBASC", py->lib, 1) < 0 ||
+	    pipe2(in, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(out, O_CLOEXEC) < 0)
+		goto close_in;
+	fflush(stdout);
+	py->pid = fork();
+	if (py->pid < 0)
+		goto close_out;
+	if (!py->pid) {
+		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execlp(py->python, py->python, py->script, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	py->to = fdopen(in[1], "w");
+	if (!py->to)
+		close(in[1]);
+	py->from = fdopen(out[0], "r");
+	if (!py->from)
+		close(out[0]);
+	return py->to && py->from ? 0 : -1;
+
+close_out:
+	close(out[0]);
+	close(out[1]);
+close_in:
+	close(in[0]);
+	close(in[1]);
+	return -1;
+}
+
+/*
+ * End the interpreter: the end of its input, then its exit.  Return: its
+ * wait status, or -1 when it was never started or could not be waited for.
+ */
+static int py_stop(struct py_script *py)
+{
+	int status;
+
+	if (py->pid <= 0)
+		return -1;
+	if (py->to)
+		fclose(py->to);
+	if (py->from)
+		fclose(py->from);
+	py->to = NULL;
+	py->from = NULL;
+	while (waitpid(py->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	py->pid = 0;
+	return status;
+}
+
 /* The Python kernel: @iters operations, iters / PY_OPS rounds. */
 static int py_python_time(void *ctx, unsigned long iters, double *ns)
 {
-	const struct py_script *py = ctx;
-	char cmd[4 * PATH_MAX + 256], line[128] = "";
-	FILE *f;
+	struct py_script *py = ctx;
+	char line[128] = "";
 	int status;
 
-	snprintf(cmd, sizeof(cmd), "PYTHONPATH='%s' ASC_LIBASC='%s' '%s' '%s' %lu",
-		 py->pkg, py->lib, py->python, py->script, iters / PY_OPS);
-	fflush(stdout);
-	f = popen(cmd, "r");
-	if (!f)
+	if (!py->pid && py_start(py) < 0)
 		return -1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	status = pclose(f);
-	if (status || sscanf(line, "%lf", ns) != 1) {
-		printf("# %s: exit status %d, printed \"%.*s\"\n", py->script, status,
+	if (fprintf(py->to, "%lu\n", iters / PY_OPS) < 0 || fflush(py->to) ||
+	    !fgets(line, sizeof(line), py->from) || sscanf(line, "%lf", ns) != 1) {
+		status = py_stop(py);
+		printf("# %s: exit status %d, printed \"%.*s\"\n", py->script,
+		       status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 		       (int)strcspn(line, "\n"), line);
 		errno = EPROTO;
 		return -1;
@@ -246,6 +316,8 @@ int bench_python(const struct bench_opts *opts, unsigned int test, struct bench_
 		{ .name = "C asc_core_issue/set/wait/barrier", .fn = py_c_time, .ctx = &attr },
 	};
 	unsigned long rounds = PY_ROUNDS / opts->scale;
+	sighandler_t old_pipe;
+	int err, status;
 
 	if (!rounds)
 		rounds = 1;
@@ -255,5 +327,15 @@ int bench_python(const struct bench_opts *opts, unsigned int test, struct bench_
 		return bench_fail(test, figure, "setenv");
 	printf("# %s: median of %u runs of %lu rounds of %d operations each (min..max)\n",
 	       figure, opts->runs, rounds, PY_OPS);
-	return bench_compare(subj, rounds * PY_OPS, opts->runs, test, figure, "operation", goal);
+	/* An interpreter that ended early is an EPIPE of the next line, not a signal. */
+	old_pipe = signal(SIGPIPE, SIG_IGN);
+	err = bench_compare(subj, rounds * PY_OPS, opts->runs, test, figure, "operation", goal);
+	status = py_stop(&py);
+	signal(SIGPIPE, old_pipe);
+	if (!err && status) {
+		printf("# %s: exit status %d at the end of its runs\n", py.script,
+		       status > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	return err;
 }
