@@ -419,10 +419,12 @@ def test_ctrl_c_ends_the_launch():
     assert time.monotonic() - t0 < 10 and len(calls) > 1
 
 
-def test_asc_info_finds_the_device():
-    import subprocess
-    import sys
-    out = subprocess.run([sys.executable, "-m", "asc.info"], capture_output=True,
-                         text=True, check=True).stdout
+def test_asc_info_finds_the_device(capsys):
+    """python3 -m asc.info, run as -m runs it, in this interpreter."""
+    import runpy
+    with pytest.raises(SystemExit) as e:
+        runpy.run_module("asc.info", run_name="__main__", alter_sys=True)
+    assert e.value.code == 0
+    out = capsys.readouterr().out
     assert "libasc: " in out and "version " + asc.__version__ in out
     assert "device: /dev/asc_event: event IDs per HardEvent" in out and "mode checked" in out
