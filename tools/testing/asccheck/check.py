@@ -21,6 +21,7 @@ from .verdicts import Verdicts, read_lines
 
 DEFAULT_KERNELS = "6.1 6.12 6.12-rt debug"
 SHARDS = 2
+QUICK_SLOTS = 10
 
 
 def usage():
@@ -95,12 +96,12 @@ class Run:
     def quick_first(self, kernel):
         """The three longest jobs of the quick run, first."""
         c = self.check
-        self.job("tap", "%s: guest run, examples and Python" % kernel,
-                 "guest-%s-examples.log" % kernel,
-                 c.vm(kernel, "--", GUEST, "--examples"))
-        self.job("tap", "%s: guest run, programs" % kernel,
+        self.job("tap", "%s: guest run, Python" % kernel,
+                 "guest-%s-python.log" % kernel,
+                 c.vm(kernel, "--", GUEST, "--python"))
+        self.job("tap", "%s: guest run, programs and examples" % kernel,
                  "guest-%s-programs.log" % kernel,
-                 c.vm(kernel, "--", GUEST, "--programs"))
+                 c.vm(kernel, "--", GUEST, "--programs", "--examples"))
         self.job("tap", "%s: guest run, ascctl and traces" % kernel,
                  "guest-%s-ascctl.log" % kernel,
                  c.vm(kernel, "--", GUEST, "--ascctl"))
@@ -213,7 +214,10 @@ def main(argv, top):
         slots = int(env.get("ASC_CHECK_JOBS") or 2)
     else:
         kernels = [env.get("KERNEL") or "6.1"]
-        slots = int(env.get("ASC_CHECK_JOBS") or 4)
+        # Every job at once (ten, 1 GiB per guest): the selftests, install
+        # and tools tests wait more than they compute, and in fewer slots
+        # they end the run after the guests that compute.
+        slots = int(env.get("ASC_CHECK_JOBS") or QUICK_SLOTS)
         # One virtual CPU: on two, TCG takes about twice the host's CPU
         # time for the same tests.  check-all's guests have two.
         env.setdefault("ASC_VM_CPUS", "1")

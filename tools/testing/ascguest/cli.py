@@ -2,11 +2,12 @@
 """asc-check-guest's command line: which parts of the guest's check run.
 
     asc-check-guest [--long | --long-head | --long-tail]
-                    [--tools | --programs | --examples | --ascctl | --libasc | --fastpath |
-                     SELFTEST...]
+                    [--tools | --programs | --examples | --python | --ascctl | --libasc |
+                     --fastpath]... | [SELFTEST...]
 
 plan() turns the arguments into the parts to run, in their order (the
-parts are in parts.py); main() runs them.  The exit status is 1 if
+parts are in parts.py; options of the tools part may be given together,
+their parts then run in the order of the options); main() runs them.  The exit status is 1 if
 anything failed, 2 for bad usage.
 """
 
@@ -15,13 +16,14 @@ import sys
 from .tap import Tap
 
 USAGE = ("usage: asc-check-guest [--long | --long-head | --long-tail] [--tools | --programs |"
-         " --examples | --ascctl | --libasc | --fastpath | SELFTEST...]")
+         " --examples | --python | --ascctl | --libasc | --fastpath]... | [SELFTEST...]")
 LONG = {"--long": (True, True), "--long-head": (True, False), "--long-tail": (False, True)}
 # Each option of the tools part: the parts it runs, in order.
 TOOLS = {
-    "--tools": ("programs", "examples", "ascctl"),
+    "--tools": ("programs", "examples", "python", "ascctl"),
     "--programs": ("programs",),
     "--examples": ("examples",),
+    "--python": ("python",),
     "--ascctl": ("ascctl",),
     "--libasc": ("libasc",),
     "--fastpath": ("fastpath",),
@@ -55,9 +57,12 @@ def plan(args):
     tools = TOOLS["--tools"]
     only_tools = bool(args) and args[0] in TOOLS
     if only_tools:
-        tools = TOOLS[args.pop(0)]
-        if args:
-            raise Usage(USAGE)
+        tools = []
+        for arg in args:
+            if arg not in TOOLS:
+                raise Usage(USAGE)
+            tools += [t for t in TOOLS[arg] if t not in tools]
+        args = []
     if not head:
         tools = [t for t in tools if t in DEVICE_TESTS]
     parts = []

@@ -5,8 +5,8 @@
 One "ok N" or "not ok N" line per test (skipped ones "# SKIP"), pytest's
 own output as comments.  It uses the package of this tree and build/lib's
 libasc; writes nothing to the tree (no byte code, no pytest cache).  The
-exit status is pytest's.  `make check` runs it in the guest with the
-examples (tools/testing/asc-check-guest --examples).
+exit status is pytest's.  `make check` runs it in a guest of its own
+(tools/testing/asc-check-guest --python).
 """
 
 import os

@@ -31,13 +31,15 @@ class PlanTest(unittest.TestCase):
     """asc-check-guest's arguments, as tools/testing/asc-check passes them."""
 
     def test_everything(self):
-        self.assertEqual(parts(), ["selftests", "abi32", "programs", "examples", "ascctl"])
+        self.assertEqual(parts(), ["selftests", "abi32", "programs", "examples", "python",
+                                   "ascctl"])
 
     def test_the_quick_guests(self):
         self.assertEqual(parts("--programs"), ["programs"])
         self.assertEqual(parts("--examples"), ["examples"])
+        self.assertEqual(parts("--python"), ["python"])
         self.assertEqual(parts("--ascctl"), ["ascctl"])
-        self.assertEqual(parts("--tools"), ["programs", "examples", "ascctl"])
+        self.assertEqual(parts("--tools"), ["programs", "examples", "python", "ascctl"])
         self.assertEqual(parts("--fastpath"), ["fastpath"])
         self.assertEqual(parts("--libasc"), ["libasc"])
 
@@ -49,10 +51,11 @@ class PlanTest(unittest.TestCase):
 
     def test_long_halves(self):
         self.assertEqual(parts("--long"),
-                         ["selftests", "programs", "examples", "ascctl", "ascctl-long",
-                          "tail"])
+                         ["selftests", "programs", "examples", "python", "ascctl",
+                          "ascctl-long", "tail"])
         self.assertEqual(parts("--long-head"),
-                         ["selftests", "programs", "examples", "ascctl", "ascctl-long"])
+                         ["selftests", "programs", "examples", "python", "ascctl",
+                          "ascctl-long"])
         self.assertEqual(parts("--long-tail"), ["tail"])
         self.assertTrue(plan(["--long-head"]).long)
         self.assertFalse(plan(["--programs"]).long)
@@ -63,8 +66,17 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(parts("--long-tail", "--libasc"), ["libasc"])
         self.assertEqual(parts("--long", "--examples"), ["examples"])
 
-    def test_nothing_after_a_part(self):
-        for args in (["--programs", "x"], ["--ascctl", "--long"]):
+    def test_parts_together_in_their_order(self):
+        self.assertEqual(parts("--programs", "--examples"), ["programs", "examples"])
+        self.assertEqual(parts("--examples", "--programs"), ["examples", "programs"])
+        self.assertEqual(parts("--tools", "--programs"),
+                         ["programs", "examples", "python", "ascctl"])
+        self.assertEqual(parts("--long", "--python", "--ascctl"),
+                         ["python", "ascctl", "ascctl-long"])
+
+    def test_nothing_but_parts_after_a_part(self):
+        for args in (["--programs", "x"], ["--ascctl", "--long"],
+                     ["--python", "asc_event_abi"]):
             with self.assertRaises(Usage):
                 plan(args)
 
