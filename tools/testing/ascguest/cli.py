@@ -7,8 +7,8 @@
 
 plan() turns the arguments into the parts to run, in their order (the
 parts are in parts.py; options of the tools part may be given together,
-their parts then run in the order of the options); main() runs them.  The exit status is 1 if
-anything failed, 2 for bad usage.
+their parts then run in the order of the options); main() runs them.
+The exit status is 1 if anything failed, 2 for bad usage.
 """
 
 import sys
