@@ -75,7 +75,11 @@ def main():
         print("usage: python-issue.py < ROUNDS-PER-LINE", file=sys.stderr)
         return 2
     for line in sys.stdin:
-        ns = run(int(line))
+        iters = int(line)
+        if iters < 1:
+            print("python-issue: a run is 1 round or more, not %d" % iters, file=sys.stderr)
+            return 2
+        ns = run(iters)
         if ns is None:
             print("python-issue: wrong result", file=sys.stderr)
             return 1
