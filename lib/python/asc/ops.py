@@ -24,7 +24,7 @@ from typing import Any, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _libasc
+from . import _libasc, speedups
 from .enums import PipeID
 from .errors import OutOfBoundsError
 from .runtime import _local, current_core, issue
@@ -87,6 +87,8 @@ _DTYPES = {np.dtype(name): code for code, name in enumerate(_libasc.DTYPES, 1)}
 #: Called with its arguments converted (_libasc.raw): core.cptr, ints, a
 #: pointer to the op, the accesses, bytes.
 _issue_op_at = _libasc.raw.asc_core_issue_op_at
+#: The same call in C at the kernel's line (asc._speedups), or None.
+_issue_op = speedups.module.issue_op if speedups.module is not None else None
 _MTE2, _MTE3, _V = int(PipeID.PIPE_MTE2), int(PipeID.PIPE_MTE3), int(PipeID.PIPE_V)
 
 
@@ -133,6 +135,9 @@ def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
         made = core.ops[key] = _op_args(kind, d, a, b, n)
     if scalar is not None:
         made[0].u = _scalar(kind, dtype, scalar)
+    if _issue_op is not None:
+        _issue_op(core.ptr, pipe, made[4], what, made[5], made[3], api)
+        return
     file, line = call_site()
     rc = _issue_op_at(core.cptr, pipe, made[1], what, made[2], made[3], file, line)
     if rc < 0:
@@ -140,8 +145,9 @@ def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
 
 
 def _op_args(kind: int, d, a, b, n: int) -> tuple:
-    """(struct asc_op, a pointer to it, its accesses, how many) of an op:
-    the sources read, dst written."""
+    """(struct asc_op, a pointer to it, its accesses, how many, the
+    addresses of the op and of the accesses) of an op: the sources read,
+    dst written."""
     op = _libasc.Op(kind=kind, dtype=_DTYPES[d[2]], dst=d[0], count=n)
     nbytes = n * d[2].itemsize
     rows = [(d, 1)]
@@ -154,7 +160,7 @@ def _op_args(kind: int, d, a, b, n: int) -> tuple:
     acc = (_libasc.Access * len(rows))()
     for e, (o, write) in zip(acc, rows):
         e.addr, e.size, e.write, e.name = o[0], nbytes, write, o[3]
-    return op, ctypes.byref(op), acc, len(rows)
+    return op, ctypes.byref(op), acc, len(rows), ctypes.addressof(op), ctypes.addressof(acc)
 
 
 #: The bits of a 64-bit union member, for the scalar of struct asc_op.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from . import _libasc
+from . import _libasc, speedups
 from .enums import LAUNCH_KIND, HardEvent, KernelType, PipeID
 from .runtime import Core, _lib, _local, current_core
 from .tensor import GlobalTensor
@@ -47,17 +47,17 @@ _wait_flag_at = _libasc.raw.asc_core_wait_flag_at
 _pipe_barrier_at = _libasc.raw.asc_core_pipe_barrier_at
 
 
-def set_flag(event: HardEvent, event_id: int = 0) -> None:
+def py_set_flag(event: HardEvent, event_id: int = 0) -> None:
     """set_flag(event, event_id): the source pipe of ``event`` sets the flag."""
     _flag("set_flag", _set_flag_at, event, event_id)
 
 
-def wait_flag(event: HardEvent, event_id: int = 0) -> None:
+def py_wait_flag(event: HardEvent, event_id: int = 0) -> None:
     """wait_flag(event, event_id): the destination pipe of ``event`` waits for it."""
     _flag("wait_flag", _wait_flag_at, event, event_id)
 
 
-def pipe_barrier(pipe: PipeID) -> None:
+def py_pipe_barrier(pipe: PipeID) -> None:
     """pipe_barrier(pipe): order the pipe; PIPE_ALL waits for every pipe."""
     core = getattr(_local, "core", None)
     if core is None or core.cancelled:
@@ -68,6 +68,16 @@ def pipe_barrier(pipe: PipeID) -> None:
     rc = _pipe_barrier_at(core.cptr, pipe._value_, file, line)
     if rc < 0:
         core.check(rc, f"pipe_barrier({pipe.name})")
+
+
+#: The calls of kernels: those of asc._speedups, else the Python ones above
+#: (py_set_flag, py_wait_flag, py_pipe_barrier), which they match.
+if speedups.module is not None:
+    set_flag = speedups.module.set_flag
+    wait_flag = speedups.module.wait_flag
+    pipe_barrier = speedups.module.pipe_barrier
+else:
+    set_flag, wait_flag, pipe_barrier = py_set_flag, py_wait_flag, py_pipe_barrier
 
 
 def cross_core_set_flag(flag_id: int, mode_id: int, pipe: PipeID) -> None:

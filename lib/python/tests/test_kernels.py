@@ -427,4 +427,5 @@ def test_asc_info_finds_the_device(capsys):
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert "libasc: " in out and "version " + asc.__version__ in out
+    assert "C calls: " + (asc.speedups.module.__file__ if asc.speedups.module else "none") in out
     assert "device: /dev/asc_event: event IDs per HardEvent" in out and "mode checked" in out

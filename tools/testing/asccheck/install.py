@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 
 from . import hostinstall
@@ -90,7 +91,8 @@ class Install:
                 + ["usr/local/share/man/man4/asc_event.4",
                    "usr/local/share/man/man8/ascctl.8"]
                 + [dist + os.path.basename(f) for f in py]
-                + [dist + "_install.py"])
+                + [dist + "_install.py",
+                   dist + "_speedups" + sysconfig.get_config_var("EXT_SUFFIX")])
 
     @staticmethod
     def same_files(expected, stage):
