@@ -295,6 +295,7 @@ static PyObject *flag(const char *api, __typeof__(asc_core_set_flag_at) *fn,
 {
 	PyObject *arg[2], *core, *event = NULL, *file = NULL, *ret = NULL;
 	int value, id = 0, line, rc, err;
+	PyThreadState *ts;
 	void *ptr;
 
 	if (fast_args(api, args, nargs, kwnames, flag_names, 2, 1, arg))
@@ -313,10 +314,10 @@ static PyObject *flag(const char *api, __typeof__(asc_core_set_flag_at) *fn,
 	ptr = core_ptr(core);
 	if (!ptr || call_site(&file, &line))
 		goto out;
-	Py_BEGIN_ALLOW_THREADS
+	ts = PyEval_SaveThread();
 	rc = fn(ptr, value, id, file ? PyBytes_AS_STRING(file) : NULL, line);
 	err = errno;
-	Py_END_ALLOW_THREADS
+	PyEval_RestoreThread(ts);
 	if (rc < 0) {
 		raise_call_error(err, api, event, &id);
 		goto out;
@@ -348,6 +349,7 @@ static PyObject *pipe_barrier(PyObject *self, PyObject *const *args, Py_ssize_t 
 {
 	PyObject *arg[1], *core, *pipe = NULL, *file = NULL, *ret = NULL;
 	int value, line, rc, err;
+	PyThreadState *ts;
 	void *ptr;
 
 	if (fast_args("pipe_barrier", args, nargs, kwnames, barrier_names, 1, 1, arg))
@@ -361,10 +363,10 @@ static PyObject *pipe_barrier(PyObject *self, PyObject *const *args, Py_ssize_t 
 	ptr = core_ptr(core);
 	if (!ptr || call_site(&file, &line))
 		goto out;
-	Py_BEGIN_ALLOW_THREADS
+	ts = PyEval_SaveThread();
 	rc = sp.pipe_barrier_at(ptr, value, file ? PyBytes_AS_STRING(file) : NULL, line);
 	err = errno;
-	Py_END_ALLOW_THREADS
+	PyEval_RestoreThread(ts);
 	if (rc < 0) {
 		raise_call_error(err, "pipe_barrier", pipe, NULL);
 		goto out;
@@ -388,14 +390,15 @@ static PyObject *issue_op(PyObject *self, PyObject *const *args, Py_ssize_t narg
 	PyObject *file = NULL, *what;
 	void *ptr, *op, *acc;
 	int pipe, nacc, line, rc, err;
+	PyThreadState *ts;
 
 	if (nargs != 7) {
-		PyErr_SetString(PyExc_TypeError, "issue_op() takes 7 arguments");
+		PyErr_Format(PyExc_TypeError, "%s() takes 7 arguments", __func__);
 		return NULL;
 	}
 	what = args[3];
 	if (!PyBytes_Check(what) || !PyUnicode_Check(args[6])) {
-		PyErr_SetString(PyExc_TypeError, "issue_op(): what is bytes, api a str");
+		PyErr_Format(PyExc_TypeError, "%s(): what is bytes, api a str", __func__);
 		return NULL;
 	}
 	ptr = PyLong_AsVoidPtr(args[0]);
@@ -405,11 +408,11 @@ static PyObject *issue_op(PyObject *self, PyObject *const *args, Py_ssize_t narg
 	nacc = as_int(args[5]);
 	if (PyErr_Occurred() || call_site(&file, &line))
 		return NULL;
-	Py_BEGIN_ALLOW_THREADS
+	ts = PyEval_SaveThread();
 	rc = sp.issue_op_at(ptr, pipe, op, PyBytes_AS_STRING(what), acc, nacc,
 			    file ? PyBytes_AS_STRING(file) : NULL, line);
 	err = errno;
-	Py_END_ALLOW_THREADS
+	PyEval_RestoreThread(ts);
 	Py_XDECREF(file);
 	if (rc < 0)
 		return raise_error(err, Py_NewRef(args[6]));
@@ -457,10 +460,10 @@ static PyObject *bind(PyObject *self, PyObject *args)
 	PyObject *fns;
 
 	if (sp.local) {
-		PyErr_SetString(PyExc_RuntimeError, "bind(): bound already");
+		PyErr_Format(PyExc_RuntimeError, "%s(): bound already", __func__);
 		return NULL;
 	}
-	if (!PyArg_ParseTuple(args, "OOOOO!OOO!:bind", &s.local, &s.current_core,
+	if (!PyArg_ParseTuple(args, "OOOOO!OOO!", &s.local, &s.current_core,
 			      &s.hard_event, &s.pipe_id, &PyDict_Type, &s.files,
 			      &s.file_of, &s.error, &PyDict_Type, &fns))
 		return NULL;
