@@ -139,21 +139,49 @@ static const struct mc_gm *mc_gm_of(const struct asc_memcheck *m, uintptr_t addr
 	return best;
 }
 
-static bool mc_bit(const uint8_t *bits, size_t i)
+/* One bit of a written map. */
+static void mc_mark_bit(uint8_t *bits, size_t i, bool on)
 {
-	return bits[i / 8] & (1u << (i % 8));
+	if (on)
+		bits[i / 8] |= 1u << (i % 8);
+	else
+		bits[i / 8] &= ~(1u << (i % 8));
 }
 
-static void mc_mark(uint8_t *bits, size_t from, size_t len, bool on)
+void asc_memcheck_mark(uint8_t *bits, size_t from, size_t len, bool on)
 {
-	size_t i;
+	size_t i = from, end = from + len, whole;
 
-	for (i = from; i < from + len; i++) {
-		if (on)
-			bits[i / 8] |= 1u << (i % 8);
-		else
-			bits[i / 8] &= ~(1u << (i % 8));
+	for (; i < end && i % 8; i++)
+		mc_mark_bit(bits, i, on);
+	whole = (end - i) / 8;
+	memset(bits + i / 8, on ? 0xff : 0, whole);
+	for (i += whole * 8; i < end; i++)
+		mc_mark_bit(bits, i, on);
+}
+
+size_t asc_memcheck_unwritten(const uint8_t *bits, size_t from, size_t len,
+			      size_t *first)
+{
+	size_t i = from, end = from + len, n = 0;
+	unsigned int unset;
+
+	while (i < end) {
+		if (i % 8 || end - i < 8) {
+			if (!(bits[i / 8] & (1u << (i % 8))) && !n++)
+				*first = i;
+			i++;
+			continue;
+		}
+		unset = ~bits[i / 8] & 0xffu;
+		if (unset) {
+			if (!n)
+				*first = i + __builtin_ctz(unset);
+			n += __builtin_popcount(unset);
+		}
+		i += 8;
 	}
+	return n;
 }
 
 void asc_memcheck_placed(struct asc_core *c, int mem, size_t offset, size_t len)
@@ -161,7 +189,7 @@ void asc_memcheck_placed(struct asc_core *c, int mem, size_t offset, size_t len)
 	struct asc_memcheck *m = c->memcheck;
 
 	if (m && mem >= 0 && mem < ASC_MEM_COUNT && m->written[mem])
-		mc_mark(m->written[mem], offset, len, false);
+		asc_memcheck_mark(m->written[mem], offset, len, false);
 }
 
 /*
@@ -192,26 +220,30 @@ static int mc_fail(struct asc_core *c, const char *kind, int pipe_id,
 
 /* An uninitialized read: a warning once per site and buffer, or an error. */
 static int mc_uninit(struct asc_core *c, int pipe_id, unsigned long seq,
-		     const char *what, const char *access, int mem,
-		     size_t start, size_t first, size_t unwritten)
+		     const char *what, const struct asc_access *a, const char *in,
+		     size_t off, int mem, size_t start, size_t first, size_t unwritten)
 {
 	struct asc_memcheck *m = c->memcheck;
-	char why[128], at[96];
+	char access[256], why[128], at[96];
 	unsigned int i;
 
+	if (!m->uninit_error) {
+		for (i = 0; i < m->nkeys; i++)
+			if (m->keys[i].file == c->site.file &&
+			    m->keys[i].line == c->site.line &&
+			    m->keys[i].mem == mem && m->keys[i].start == start)
+				return 0;
+		if (m->nkeys == MC_WARN_KEYS) {
+			m->more++;
+			return 0;
+		}
+	}
+	mc_what(a, in, off, access, sizeof(access));
 	snprintf(why, sizeof(why),
 		 "%zu of its bytes never written since init_buffer (the first at %zu)",
 		 unwritten, first);
 	if (m->uninit_error)
 		return mc_fail(c, "uninitialized read", pipe_id, seq, what, access, why);
-	for (i = 0; i < m->nkeys; i++)
-		if (m->keys[i].file == c->site.file && m->keys[i].line == c->site.line &&
-		    m->keys[i].mem == mem && m->keys[i].start == start)
-			return 0;
-	if (m->nkeys == MC_WARN_KEYS) {
-		m->more++;
-		return 0;
-	}
 	m->keys[m->nkeys++] = (struct mc_warn_key){ c->site.file, c->site.line, mem, start };
 	asc_core_site_text(&c->site, at, sizeof(at));
 	asc_report_add(&m->warnings,
@@ -225,18 +257,19 @@ static int mc_local(struct asc_core *c, int pipe_id, unsigned long seq,
 {
 	struct asc_memcheck *m = c->memcheck;
 	size_t off = (uintptr_t)a->addr - (uintptr_t)m->base[mem];
-	size_t start = 0, len = m->size[mem], i, first = 0, unwritten = 0;
+	size_t start = 0, len = m->size[mem], first = 0, unwritten;
 	const char *in = mc_mem_name[mem];
 	char access[256], why[96];
 
 	asc_que_buffer_at(c, mem, off, &start, &len, &in);
-	mc_what(a, in, off - start, access, sizeof(access));
 	if (a->size > start + len - off) {
+		mc_what(a, in, off - start, access, sizeof(access));
 		snprintf(why, sizeof(why), "past its %zu bytes", len);
 		return mc_fail(c, "out of bounds", pipe_id, seq, what, access, why);
 	}
 	if (mem == ASC_MEM_UB && off % ASC_LOCAL_ALIGN &&
 	    (pipe_id == ASC_PIPE_MTE2 || pipe_id == ASC_PIPE_MTE3)) {
+		mc_what(a, in, off - start, access, sizeof(access));
 		snprintf(why, sizeof(why), "UB+%zu is not on a %d-byte boundary",
 			 off, ASC_LOCAL_ALIGN);
 		return mc_fail(c, "misaligned", pipe_id, seq, what, access, why);
@@ -248,15 +281,13 @@ static int mc_local(struct asc_core *c, int pipe_id, unsigned long seq,
 						  seq, what ? what : "work");
 	}
 	if (a->write) {
-		mc_mark(m->written[mem], off, a->size, true);
+		asc_memcheck_mark(m->written[mem], off, a->size, true);
 		return 0;
 	}
-	for (i = off; i < off + a->size; i++)
-		if (!mc_bit(m->written[mem], i) && !unwritten++)
-			first = i - start;
+	unwritten = asc_memcheck_unwritten(m->written[mem], off, a->size, &first);
 	if (unwritten)
-		return mc_uninit(c, pipe_id, seq, what, access, mem, start, first,
-				 unwritten);
+		return mc_uninit(c, pipe_id, seq, what, a, in, off - start, mem, start,
+				 first - start, unwritten);
 	return 0;
 }
 

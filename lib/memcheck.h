@@ -43,6 +43,16 @@ int asc_memcheck_access(struct asc_core *c, int pipe_id, unsigned long seq,
 void asc_memcheck_placed(struct asc_core *c, int mem, size_t offset, size_t len);
 
 /*
+ * The map of what was written, a bit per byte (bit i % 8 of byte i / 8):
+ * asc_memcheck_mark() sets (@on) or clears the bits of @len bytes from
+ * @from; asc_memcheck_unwritten() returns how many of them are clear,
+ * the first stored in *@first when there is one.
+ */
+void asc_memcheck_mark(uint8_t *bits, size_t from, size_t len, bool on);
+size_t asc_memcheck_unwritten(const uint8_t *bits, size_t from, size_t len,
+			      size_t *first);
+
+/*
  * asc_memcheck_gm_at() is how the detector's reports name global memory
  * (asc_race_buffers(), @ctx the core): of the buffers declared with
  * asc_core_gm_buffer() that hold @addr, the largest (the array of the
