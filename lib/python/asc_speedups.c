@@ -107,6 +107,41 @@ static void *core_ptr(PyObject *core)
 }
 
 /*
+ * The line of each (code, instruction) seen, as asc.where keeps them:
+ * PyFrame_GetLineNumber() reads the code's line table from its start.
+ * A slot holds a reference to its code, so that no other code takes its
+ * address while it is there.  Used under the GIL.
+ */
+#define LINE_SLOTS	512
+
+struct line_slot {
+	PyCodeObject *code;
+	int lasti;
+	int line;
+};
+
+static struct line_slot line_slots[LINE_SLOTS];
+
+static int frame_line(PyFrameObject *frame, PyCodeObject *code)
+{
+	int lasti = PyFrame_GetLasti(frame);
+	struct line_slot *slot;
+	int line;
+
+	if (lasti < 0)
+		return PyFrame_GetLineNumber(frame);
+	slot = &line_slots[(((uintptr_t)code >> 4) ^ (uintptr_t)lasti * 2654435761u) %
+			   LINE_SLOTS];
+	if (slot->code == code && slot->lasti == lasti)
+		return slot->line;
+	line = PyFrame_GetLineNumber(frame);
+	Py_INCREF(code);
+	Py_XDECREF(slot->code);
+	*slot = (struct line_slot){ code, lasti, line };
+	return line;
+}
+
+/*
  * The kernel's call site, asc.where.call_site(): the innermost frame
  * outside the package.  *@file is a new reference to its file's name
  * (bytes) or NULL for none; return 0, or -1 with an exception.
@@ -126,7 +161,6 @@ static int call_site(PyObject **file, int *line)
 	while (frame) {
 		code = PyFrame_GetCode(frame);
 		name = PyDict_GetItemWithError(sp.files, (PyObject *)code);
-		Py_DECREF(code);
 		if (name) {
 			Py_INCREF(name);
 		} else {
@@ -143,17 +177,20 @@ static int call_site(PyObject **file, int *line)
 				goto fail;
 			}
 			*file = name;
-			*line = PyFrame_GetLineNumber(frame);
+			*line = frame_line(frame, code);
+			Py_DECREF(code);
 			Py_DECREF(frame);
 			return 0;
 		}
 		Py_DECREF(name);
+		Py_DECREF(code);
 		back = PyFrame_GetBack(frame);
 		Py_DECREF(frame);
 		frame = back;
 	}
 	return 0;
 fail:
+	Py_DECREF(code);
 	Py_DECREF(frame);
 	return -1;
 }

@@ -155,10 +155,14 @@ def test_bad_arguments_are_type_errors(impl, args, kwargs):
 @needs_c
 def test_the_call_site_is_where_s():
     def helper():
-        return MOD.call_site(), where.call_site()
-    c, py = helper()
+        first = MOD.call_site(), where.call_site()
+        second = MOD.call_site(), where.call_site()
+        return first, second
     code = helper.__code__
-    assert c == py and c == (code.co_filename.encode(), code.co_firstlineno + 1)
+    for _ in range(3):  # the lines of the C calls' cache, seen again
+        first, second = helper()
+        assert first[0] == first[1] == (code.co_filename.encode(), code.co_firstlineno + 1)
+        assert second[0] == second[1] == (code.co_filename.encode(), code.co_firstlineno + 2)
 
 
 @needs_c
