@@ -290,7 +290,8 @@ static void asc_dl_report_tpipe(struct asc_dl *d, struct asc_report *r)
 				asc_hard_event_name(w->event), w->id,
 				asc_slot_name(asc_hard_events[w->event].src));
 	}
-	asc_report_ids(r, "allocated", tp->pool);
+	asc_tpipe_pool_read(tp, flags);
+	asc_report_ids(r, "allocated", flags);
 	asc_tpipe_flags_read(tp, flags);
 	asc_report_ids(r, "set", flags);
 }

@@ -187,7 +187,8 @@ static int asc_debugfs_show(struct seq_file *m, void *v)
 		   tp->strict_ids ? "checked strict-ids" : "checked");
 	seq_printf(m, "event_ids: %u\n", tp->event_ids);
 	asc_debugfs_show_pipes(m, tp);
-	asc_debugfs_show_ids(m, "allocated", tp->pool, buf);
+	asc_tpipe_pool_read(tp, flags);
+	asc_debugfs_show_ids(m, "allocated", flags, buf);
 	asc_debugfs_show_fetched(m, tp);
 	asc_tpipe_flags_read(tp, flags);
 	asc_debugfs_show_ids(m, "set", flags, buf);

@@ -36,6 +36,26 @@ struct asc_hw_core {
 };
 
 /**
+ * asc_word_update() - change bits of a word userspace may change too.
+ * @word: the word, in a page userspace maps or not.
+ * @set: bits to set.
+ * @clear: bits to clear.
+ *
+ * Return: the word before the change.
+ */
+static inline u64 asc_word_update(u64 *word, u64 set, u64 clear)
+{
+	u64 old = READ_ONCE(*word), prev;
+
+	for (;;) {
+		prev = cmpxchg64(word, old, (old | set) & ~clear);
+		if (prev == old)
+			return old;
+		old = prev;
+	}
+}
+
+/**
  * asc_hw_flag_test() - read the flag of (@event, @id).
  * @core: register block.
  * @event: HardEvent, already validated.
@@ -61,14 +81,7 @@ static inline bool asc_hw_flag_test(const struct asc_hw_core *core,
 static inline u64 asc_hw_flag_update(struct asc_hw_core *core,
 				     unsigned int event, u64 set, u64 clear)
 {
-	u64 old = READ_ONCE(core->flags[event]), prev;
-
-	for (;;) {
-		prev = cmpxchg64(&core->flags[event], old, (old | set) & ~clear);
-		if (prev == old)
-			return old;
-		old = prev;
-	}
+	return asc_word_update(&core->flags[event], set, clear);
 }
 
 int asc_hw_cache_init(void);

@@ -110,7 +110,8 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 		.pad = 0,
 		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
 			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			    ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND,
+			    ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND |
+			    ASC_EVENT_FEATURE_MAP_IDS,
 	};
 
 	if (copy_to_user(argp, &info, sizeof(info)))

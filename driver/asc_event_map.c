@@ -10,10 +10,13 @@
  * mirrors what a set or wait in userspace must know to be sure the ioctl
  * would succeed with nothing beyond the flag: the mode, the pool, the
  * last fetched IDs and the pipe bindings, written under the TPipe's lock
- * on every change.  A
+ * on every change.  The pool itself moves into the flag page too, where
+ * userspace allocates and releases IDs by compare-and-swap as the driver
+ * does; the state page says whether instructions were ever issued, which
+ * an alloc in userspace must leave to the ioctl's collision check.  A
  * third page, the module's (struct asc_event_map_module), one for every
  * TPipe, counts the enabled tracepoints: while any is, userspace takes the
- * ioctls, so that the trace sees every set and wait.
+ * ioctls, so that the trace sees every set, wait, alloc and release.
  *
  * Nothing userspace writes to the flag page is trusted: the driver masks
  * every word it reads to the TPipe's IDs, indexes nothing with what it
@@ -41,6 +44,8 @@ static_assert(offsetof(struct asc_event_map_flags, flags) == 0 &&
 	      sizeof_field(struct asc_event_map_flags, flags) ==
 	      sizeof(struct asc_hw_core));
 static_assert(sizeof(struct asc_event_map_flags) <= PAGE_SIZE);
+static_assert(sizeof_field(struct asc_event_map_flags, ids) ==
+	      sizeof_field(struct asc_tpipe, pool));
 static_assert(sizeof(struct asc_event_map_state) <= PAGE_SIZE);
 
 static void asc_vm_flags_mod(struct vm_area_struct *vma, vm_flags_t set,
@@ -158,9 +163,10 @@ void asc_tpipe_state_sync(struct asc_tpipe *tp)
 			     (tp->strict_ids ? ASC_EVENT_MODE_STRICT_IDS : 0));
 	WRITE_ONCE(st->event_ids, tp->event_ids);
 	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++) {
-		WRITE_ONCE(st->pool[event], tp->pool[event]);
+		WRITE_ONCE(st->pool[event], asc_tpipe_pool(tp, event));
 		WRITE_ONCE(st->fetched[event], tp->fetched[event]);
 	}
+	WRITE_ONCE(st->issued, !!tp->queues);
 	asc_tpipe_state_sync_bound(tp);
 }
 
@@ -183,14 +189,15 @@ static void asc_tpipe_mark_waiters(struct asc_tpipe *tp, struct asc_hw_core *hw)
 }
 
 /*
- * The first mmap() of a TPipe: its state page, and its flags moved into a
- * page of their own, with the waiter bits of the waits already blocked.
- * A later one finds them there.
+ * The first mmap() of a TPipe: its state page, and its flags and pool
+ * moved into a page of their own, with the waiter bits of the waits
+ * already blocked.  A later one finds them there.
  */
 static int asc_tpipe_map_pages(struct asc_tpipe *tp)
 {
 	struct page *state, *flags;
 	struct asc_hw_core *old = NULL;
+	struct asc_event_map_flags *f;
 
 	if (READ_ONCE(tp->state))
 		return 0;
@@ -207,7 +214,9 @@ static int asc_tpipe_map_pages(struct asc_tpipe *tp)
 	asc_tpipe_lock(tp);
 	if (!tp->state) {
 		old = tp->hw;
-		memcpy(page_address(flags), old, sizeof(*old));
+		f = page_address(flags);
+		memcpy(f, old, sizeof(*old));
+		memcpy(f->ids, tp->pool, sizeof(f->ids));
 		asc_tpipe_mark_waiters(tp, page_address(flags));
 		tp->hw = page_address(flags);
 		tp->mapped = true;

@@ -199,8 +199,11 @@ int asc_tpipe_issue(struct asc_tpipe *tp, struct asc_event_issue *args,
 	if (ret)
 		goto out;
 
-	if (!tp->queues)
+	if (!tp->queues) {
 		WRITE_ONCE(tp->queues, spare);
+		if (tp->state)
+			WRITE_ONCE(tp->state->issued, 1);
+	}
 	t = asc_queue_at(q, q->count++);
 	*t = (struct asc_ticket){
 		.seq = tp->next_ticket++,

@@ -332,7 +332,8 @@ struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
 	r = asc_report_start(tp->quota, ASC_REPORT_LEAK);
 	if (!r)
 		return NULL;
-	asc_format_ids(ids, sizeof(ids), tp->pool);
+	asc_tpipe_pool_read(tp, set);
+	asc_format_ids(ids, sizeof(ids), set);
 	asc_tpipe_flags_read(tp, set);
 	asc_format_ids(flags, sizeof(flags), set);
 	asc_report_warn(r, "TPipe %u (%s[%d] uid %u) %s with %u IDs allocated (%s) and %u flags set never waited on (%s)",

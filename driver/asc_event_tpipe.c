@@ -16,11 +16,13 @@
  * waker still holds.
  *
  * An operation that writes a result to userspace writes it while the lock
- * is held, with page faults disabled, before it changes anything: the
- * result and the change it reports are one atomic step for every other
- * ioctl.  When the user page is not there the operation changes nothing
- * and returns -EFAULT; the ioctl layer faults the page in and runs it
- * again from the start.  Reports for the kernel log are built under the
+ * is held, with page faults disabled, before it changes anything (but
+ * ALLOC_ID, which takes its ID first, since userspace may take IDs from a
+ * mapped pool too, and gives it back when the write fails): the result
+ * and the change it reports are one atomic step for every other ioctl.
+ * When the user page is not there the operation changes nothing and
+ * returns -EFAULT; the ioctl layer faults the page in and runs it again
+ * from the start.  Reports for the kernel log are built under the
  * lock and printed after it is dropped.
  */
 
@@ -96,6 +98,73 @@ void asc_tpipe_cache_exit(void)
 static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 {
 	return GENMASK_ULL(tp->event_ids - 1, 0);
+}
+
+/*
+ * The pool's words: the TPipe's own until its flags are mapped, then the
+ * flag page's (&asc_event_map_flags.ids), which userspace changes too.
+ */
+static u64 *asc_tpipe_pool_words(struct asc_tpipe *tp)
+{
+	return tp->mapped ? ((struct asc_event_map_flags *)tp->hw)->ids : tp->pool;
+}
+
+/**
+ * asc_tpipe_pool() - the allocated IDs of a HardEvent.
+ * @tp: TPipe, locked or being destroyed.
+ * @event: HardEvent, valid.
+ *
+ * Return: the pool word, only the bits of the TPipe's IDs (a mapped word
+ * holds whatever userspace wrote).
+ */
+u64 asc_tpipe_pool(const struct asc_tpipe *tp, u32 event)
+{
+	const struct asc_event_map_flags *f = (const void *)tp->hw;
+	const u64 *words = tp->mapped ? f->ids : tp->pool;
+
+	return READ_ONCE(words[event]) & asc_tpipe_id_mask(tp);
+}
+
+/**
+ * asc_tpipe_pool_read() - the allocated IDs of a TPipe.
+ * @tp: TPipe, locked or being destroyed.
+ * @out: one word per HardEvent, as asc_tpipe_pool() gives it.
+ */
+void asc_tpipe_pool_read(const struct asc_tpipe *tp, u64 out[ASC_EVENT_NR_HARD_EVENTS])
+{
+	unsigned int event;
+
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
+		out[event] = asc_tpipe_pool(tp, event);
+}
+
+/* Take @id of @event; false when it was taken already (by userspace). */
+static bool asc_tpipe_pool_take(struct asc_tpipe *tp, u32 event, u32 id)
+{
+	return !(asc_word_update(&asc_tpipe_pool_words(tp)[event],
+				 BIT_ULL(id), 0) & BIT_ULL(id));
+}
+
+/* Give @id of @event back; false when it was not taken. */
+static bool asc_tpipe_pool_give(struct asc_tpipe *tp, u32 event, u32 id)
+{
+	return asc_word_update(&asc_tpipe_pool_words(tp)[event], 0,
+			       BIT_ULL(id)) & BIT_ULL(id);
+}
+
+/* The IDs a TPipe holds, every pool word emptied when @empty. */
+static unsigned int asc_tpipe_pool_count(struct asc_tpipe *tp, bool empty)
+{
+	u64 *words = asc_tpipe_pool_words(tp);
+	unsigned int event, n = 0;
+	u64 held;
+
+	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++) {
+		held = empty ? asc_word_update(&words[event], 0, ~0ULL) :
+			       READ_ONCE(words[event]);
+		n += hweight64(held & asc_tpipe_id_mask(tp));
+	}
+	return n;
 }
 
 /*
@@ -231,7 +300,7 @@ int asc_tpipe_check_id(const struct asc_tpipe *tp, u32 event, u32 id,
 {
 	lockdep_assert_held(tp->lockp);
 
-	*handwritten = tp->checked && !(tp->pool[event] & BIT_ULL(id)) &&
+	*handwritten = tp->checked && !(asc_tpipe_pool(tp, event) & BIT_ULL(id)) &&
 		       tp->fetched[event] != (int)id;
 	return *handwritten && tp->strict_ids ? -ENOENT : 0;
 }
@@ -311,7 +380,6 @@ struct asc_tpipe *asc_tpipe_create(unsigned int event_ids, u32 mode)
 void asc_tpipe_destroy(struct asc_tpipe *tp)
 {
 	struct asc_tpipe_leftovers left = {};
-	unsigned int event;
 	int slot;
 
 	WARN_ON(!list_empty(&tp->waiters));
@@ -320,8 +388,7 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	if (tp->hw)
 		asc_stat_add(ASC_STAT_FAST_OPS, asc_tpipe_fast_ops(tp));
 	if (tp->hw && tp->quota) {
-		for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
-			left.ids_held += hweight64(tp->pool[event]);
+		left.ids_held = asc_tpipe_pool_count(tp, false);
 		left.flags_pending = asc_hw_flags_count(tp->hw,
 							asc_tpipe_id_mask(tp));
 		asc_report_emit(asc_tpipe_leak_report(tp, true, &left));
@@ -341,7 +408,7 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
 
 	lockdep_assert_held(tp->lockp);
 
-	free = ~tp->pool[event] & asc_tpipe_id_mask(tp);
+	free = ~asc_tpipe_pool(tp, event) & asc_tpipe_id_mask(tp);
 	if (!free)
 		return -ENOSPC;
 	*id = __ffs64(free);
@@ -396,16 +463,15 @@ static int asc_tpipe_put_id(const struct asc_tpipe *tp, u32 __user *uid, u32 id)
 
 /*
  * ALLOC_ID (@take) or FETCH_ID of @event ended with @ret, @id written to
- * userspace when @ret is 0: take or remember @id, and trace the call.
+ * userspace when @ret is 0 (and taken already by an alloc): remember a
+ * fetched @id, and trace the call.
  */
 static void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event, u32 id,
 				bool take, int ret)
 {
 	lockdep_assert_held(tp->lockp);
 
-	if (!ret && take)
-		tp->pool[event] |= BIT_ULL(id);
-	else if (!ret)
+	if (!ret && !take)
 		tp->fetched[event] = id;
 	if (!ret)
 		asc_tpipe_state_sync_event(tp, event);
@@ -418,8 +484,38 @@ static void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event, u32 id,
 }
 
 /*
- * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, taken or
- * remembered as fetched only once it is written to @uid.
+ * How often ALLOC_ID looks for a free ID again when userspace took each
+ * one it found before the driver could: a process that races its own
+ * mapped pool that hard gets -EAGAIN, not a kernel spinning under a lock.
+ */
+#define ASC_TPIPE_TAKE_TRIES	64
+
+/*
+ * ALLOC_ID (@take) and FETCH_ID of a valid @event: the lowest free ID in
+ * *@id, taken by an alloc.  The ID hand-written code uses is refused, its
+ * report in *@report.  Returns 0, -ENOSPC, -EADDRINUSE or -EAGAIN.
+ */
+static int asc_tpipe_choose_id(struct asc_tpipe *tp, u32 event, bool take,
+			       u32 *id, struct asc_report **report)
+{
+	int tries, ret;
+
+	lockdep_assert_held(tp->lockp);
+
+	for (tries = 0; tries < ASC_TPIPE_TAKE_TRIES; tries++) {
+		ret = asc_tpipe_lowest_free(tp, event, id);
+		if (!ret)
+			ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
+							event, *id, report);
+		if (ret || !take || asc_tpipe_pool_take(tp, event, *id))
+			return ret;
+	}
+	return -EAGAIN;
+}
+
+/*
+ * ALLOC_ID (@take) and FETCH_ID: the lowest free ID of @event, written to
+ * @uid; an alloc gives it back when it could not be written.
  */
 static int asc_tpipe_id_to_user(struct asc_tpipe *tp, u32 event,
 				u32 __user *uid, bool take)
@@ -430,12 +526,12 @@ static int asc_tpipe_id_to_user(struct asc_tpipe *tp, u32 event,
 
 	asc_tpipe_lock(tp);
 	if (event < ASC_EVENT_NR_HARD_EVENTS)
-		ret = asc_tpipe_lowest_free(tp, event, &id);
-	if (!ret)
-		ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
-						event, id, &report);
-	if (!ret)
+		ret = asc_tpipe_choose_id(tp, event, take, &id, &report);
+	if (!ret) {
 		ret = asc_tpipe_put_id(tp, uid, id);
+		if (ret && take)
+			asc_tpipe_pool_give(tp, event, id);
+	}
 	if (ret != -EFAULT)
 		asc_tpipe_commit_id(tp, event, id, take, ret);
 	asc_tpipe_unlock(tp);
@@ -445,49 +541,21 @@ static int asc_tpipe_id_to_user(struct asc_tpipe *tp, u32 event,
 }
 
 /*
- * One user access window, page faults disabled: read @uref into @ref and,
- * when its flags, pad and event are good and @event has a free ID, write
- * the lowest one to @uref->id, unless checked mode would have to look for
- * a hand-written use of it.  No call may happen in the window, not even
- * UBSAN's bounds check of an array subscript (the debug kernel's coverage
- * counters keep the compiler from seeing that the index was checked): the
- * pool is indexed through a pointer.  Returns 0,
- * -EINVAL (@ref tells bad flags or pad from a bad event), -ENOSPC,
- * -EFAULT when @uref could not be read or written, or -EAGAIN when a
- * hand-written use is to be looked for (nothing written).
+ * One user access window, page faults disabled: read @uref into @ref.
+ * Returns 0, -EINVAL for flags, pad or event that are not good, or
+ * -EFAULT when @uref could not be read.
  */
-static int asc_ref_pick_id_nofault(struct asc_tpipe *tp,
-				   struct asc_event_ref __user *uref,
-				   struct asc_event_ref *ref)
+static int asc_ref_read_nofault(struct asc_event_ref __user *uref,
+				struct asc_event_ref *ref)
 {
-	bool collisions = tp->checked && !tp->strict_ids;
-	u64 free, id_mask = asc_tpipe_id_mask(tp);
-	const u64 *pool = tp->pool;
-	u32 event, id;
-
 	if (!user_access_begin(uref, sizeof(*uref)))
 		return -EFAULT;
-	unsafe_get_user(event, &uref->event, fault);
+	unsafe_get_user(ref->event, &uref->event, fault);
 	unsafe_get_user(ref->flags, &uref->flags, fault);
 	unsafe_get_user(ref->pad, &uref->pad, fault);
-	ref->event = event;
-	if (ref->flags || ref->pad || event >= ASC_EVENT_NR_HARD_EVENTS) {
-		user_access_end();
-		return -EINVAL;
-	}
-	free = ~pool[event] & id_mask;
-	if (!free) {
-		user_access_end();
-		return -ENOSPC;
-	}
-	id = __ffs64(free);
-	ref->id = id;
-	if (collisions && asc_tpipe_handwritten_maybe(tp, event, id)) {
-		user_access_end();
-		return -EAGAIN;
-	}
-	unsafe_put_user(id, &uref->id, fault);
 	user_access_end();
+	if (ref->flags || ref->pad || ref->event >= ASC_EVENT_NR_HARD_EVENTS)
+		return -EINVAL;
 	return 0;
 fault:
 	user_access_end();
@@ -495,29 +563,27 @@ fault:
 }
 
 /**
- * asc_tpipe_id_one_access() - ALLOC_ID or FETCH_ID in one user access.
+ * asc_tpipe_id_one_access() - ALLOC_ID or FETCH_ID without a copy of the
+ *	whole reference.
  * @tp: TPipe.
  * @uref: the caller's struct asc_event_ref.
  * @take: ALLOC_ID, else FETCH_ID.
  *
- * The reference is read and the ID written in one user access window,
- * under the lock with page faults disabled, where the general way
- * (copy_from_user(), then asc_tpipe_alloc_id() or asc_tpipe_fetch_id())
- * opens two.  That is possible only when no check needs a call between
- * the read and the write: when checked mode does not look for collisions
- * with hand-written code, or asc_tpipe_handwritten_maybe() rules out a
- * use of the ID.
+ * The reference is read in one user access window and the ID written by
+ * one put_user(), under the lock with page faults disabled, where the
+ * general way (copy_from_user(), then asc_tpipe_alloc_id() or
+ * asc_tpipe_fetch_id()) copies the whole struct in first.
  *
  * Return: what the general way returns, -%EINVAL also for flags or pad
  * not zero, -%EFAULT with nothing changed when a user-copy fault is
  * injected (fail_usercopy: the general way's copy in would fail so); or
  * -%EAGAIN, with nothing changed and nothing traced, when @uref is not in
- * memory or a hand-written use is to be looked for: the caller then takes
- * the general way.
+ * memory: the caller then takes the general way.
  */
 int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 			    struct asc_event_ref __user *uref, bool take)
 {
+	struct asc_report *report = NULL;
 	struct asc_event_ref ref;
 	int ret;
 
@@ -525,8 +591,15 @@ int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 		return -EFAULT;
 	asc_tpipe_lock(tp);
 	pagefault_disable();
-	ret = asc_ref_pick_id_nofault(tp, uref, &ref);
+	ret = asc_ref_read_nofault(uref, &ref);
 	pagefault_enable();
+	if (!ret)
+		ret = asc_tpipe_choose_id(tp, ref.event, take, &ref.id, &report);
+	if (!ret) {
+		ret = asc_tpipe_put_id(tp, &uref->id, ref.id) ? -EAGAIN : 0;
+		if (ret && take)
+			asc_tpipe_pool_give(tp, ref.event, ref.id);
+	}
 	if (ret == -EFAULT || ret == -EAGAIN) {
 		asc_tpipe_unlock(tp);
 		return -EAGAIN;
@@ -534,6 +607,8 @@ int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 	if (ret != -EINVAL || (!ref.flags && !ref.pad))
 		asc_tpipe_commit_id(tp, ref.event, ret ? 0 : ref.id, take, ret);
 	asc_tpipe_unlock(tp);
+	if (unlikely(report))
+		asc_report_emit(report);
 	return ret;
 }
 
@@ -587,12 +662,10 @@ int asc_tpipe_release_id(struct asc_tpipe *tp, u32 event, u32 id)
 
 	asc_tpipe_lock(tp);
 	ret = asc_tpipe_check(tp, event, id);
-	if (!ret && !(tp->pool[event] & BIT_ULL(id)))
+	if (!ret && !asc_tpipe_pool_give(tp, event, id))
 		ret = -ENOENT;
-	if (!ret) {
-		tp->pool[event] &= ~BIT_ULL(id);
+	if (!ret)
 		asc_tpipe_state_sync_event(tp, event);
-	}
 	if (trace_asc_event_release_enabled())
 		trace_asc_event_release(tp->serial, asc_tpipe_caller_slot(tp),
 					event, id, ret);
@@ -949,11 +1022,9 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	struct asc_tpipe_leftovers left = {};
 	struct asc_report *report;
 	struct asc_waiter *w, *tmp;
-	unsigned int event;
 
 	asc_tpipe_lock(tp);
-	for (event = 0; event < ASC_EVENT_NR_HARD_EVENTS; event++)
-		left.ids_held += hweight64(tp->pool[event]);
+	left.ids_held = asc_tpipe_pool_count(tp, false);
 	left.flags_pending = asc_hw_flags_count(tp->hw, asc_tpipe_id_mask(tp));
 	args->ids_held = left.ids_held;
 	args->flags_pending = left.flags_pending;
@@ -963,7 +1034,7 @@ int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 	}
 
 	report = asc_tpipe_leak_report(tp, false, &left);
-	memset(tp->pool, 0, sizeof(tp->pool));
+	asc_tpipe_pool_count(tp, true);
 	memset(tp->fetched, -1, sizeof(tp->fetched));
 	bitmap_zero(tp->handset, ASC_EVENT_NR_HARD_EVENTS * tp->event_ids);
 	asc_hw_flags_clear_all(tp->hw, asc_tpipe_id_mask(tp));

@@ -184,7 +184,11 @@ struct asc_tpipe_owner {
  *	the lock.
  * @mapped: @hw is the flag page; its waiter bits are kept (set once, under
  *	the lock).
- * @pool: occupancy word per HardEvent: bit @id set while @id is allocated.
+ * @pool: occupancy word per HardEvent: bit @id set while @id is allocated,
+ *	until the flags are mapped; from then on the pool is the flag page's
+ *	(&asc_event_map_flags.ids), which userspace changes too, and this is
+ *	unused.  Read and change it with asc_tpipe_pool() and its kin, which
+ *	pick the right one.
  * @fetched: per HardEvent, the ID the last fetch returned, or -1.
  * @handset: the flags that are set by a hand-written set (checked mode),
  *	for the collision check of alloc and fetch: a bitmap of @event_ids
@@ -285,6 +289,9 @@ u32 asc_tpipe_mode(struct asc_tpipe *tp);
 int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode);
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot);
 u64 asc_tpipe_fast_ops(struct asc_tpipe *tp);
+u64 asc_tpipe_pool(const struct asc_tpipe *tp, u32 event);
+void asc_tpipe_pool_read(const struct asc_tpipe *tp,
+			 u64 out[ASC_EVENT_NR_HARD_EVENTS]);
 void asc_tpipe_flags_read(struct asc_tpipe *tp,
 			  u64 out[ASC_EVENT_NR_HARD_EVENTS]);
 
@@ -343,10 +350,6 @@ struct asc_report *asc_tpipe_leak_report(struct asc_tpipe *tp, bool at_close,
  * @event: HardEvent, or cross-core flag ID; 0 for SyncAll.
  * @id: event ID; 0 unless @kind is %ASC_WAIT_FLAG.
  *
- * Indexed through a pointer: asc_tpipe_handwritten_maybe() runs it in a
- * user access window, where UBSAN's bounds check of a subscript would be
- * a call.
- *
  * Return: the bucket's list head.
  */
 static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
@@ -355,6 +358,13 @@ static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
 	u32 key = (u32)kind << 16 | event << 6 | id;
 
 	return tp->waiter_hash + hash_32(key, ASC_WAITER_HASH_BITS);
+}
+
+/* The bit of (@event, @id) in @tp->handset; both already validated. */
+static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
+					   u32 event, u32 id)
+{
+	return event * tp->event_ids + id;
 }
 
 /**
@@ -368,45 +378,6 @@ static inline struct list_head *asc_waiter_bucket(struct asc_tpipe *tp,
  *
  * Return: nanoseconds since @start, or 0.
  */
-/* The bit of (@event, @id) in @tp->handset; both already validated. */
-static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
-					   u32 event, u32 id)
-{
-	return event * tp->event_ids + id;
-}
-
-/**
- * asc_tpipe_handwritten_maybe() - whether hand-written code may use
- *	(@event, @id): the part of asc_tpipe_handwritten_use() that makes no
- *	call, for a user access window.
- * @tp: TPipe, locked.
- * @event: HardEvent, valid.
- * @id: event ID, valid.
- *
- * Only loads and compares of integers and pointers: in the window even a
- * load of a bool is a call, in UBSAN's check of its value.  So any waiter
- * in the bucket of (@event, @id) counts, hand-written or not.
- *
- * Return: false only when asc_tpipe_handwritten_use() would find no use:
- * its flag not set by a hand-written set, no wait in its bucket of the
- * waiter hash, and no instruction issued on any pipe.
- */
-static inline bool asc_tpipe_handwritten_maybe(struct asc_tpipe *tp,
-					       u32 event, u32 id)
-{
-	int s;
-
-	if (test_bit(asc_handset_bit(tp, event, id), tp->handset))
-		return true;
-	if (!list_empty(asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id)))
-		return true;
-	for (s = 0; tp->queues && s < ASC_NR_PIPES; s++) {
-		if (tp->queues[s].count)
-			return true;
-	}
-	return false;
-}
-
 static inline u64 asc_waited_ns(ktime_t start)
 {
 	return start ? ktime_to_ns(ktime_sub(ktime_get(), start)) : 0;
@@ -441,7 +412,7 @@ static inline void asc_tpipe_state_sync_event(struct asc_tpipe *tp, u32 event)
 
 	if (!st)
 		return;
-	WRITE_ONCE(st->pool[event], tp->pool[event]);
+	WRITE_ONCE(st->pool[event], asc_tpipe_pool(tp, event));
 	WRITE_ONCE(st->fetched[event], tp->fetched[event]);
 }
 

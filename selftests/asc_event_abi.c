@@ -44,7 +44,11 @@ _Static_assert(offsetof(struct asc_event_map_state, bound_tid) == 436, "map boun
 _Static_assert(ASC_EVENT_MAP_PIPES == ASC_EVENT_PIPE_FIX + 1, "ASC_EVENT_MAP_PIPES");
 _Static_assert(offsetof(struct asc_event_map_state, pool) == 8, "map pool offset");
 _Static_assert(offsetof(struct asc_event_map_state, fetched) == 288, "map fetched offset");
-_Static_assert(sizeof(struct asc_event_map_flags) == 288, "asc_event_map_flags size");
+_Static_assert(offsetof(struct asc_event_map_state, issued) == 428, "map issued offset");
+_Static_assert(sizeof(struct asc_event_map_flags) == 568, "asc_event_map_flags size");
+_Static_assert(offsetof(struct asc_event_map_flags, fast_ops) == 280, "map fast_ops offset");
+_Static_assert(offsetof(struct asc_event_map_flags, ids) == 288, "map ids offset");
+_Static_assert(ASC_EVENT_FEATURE_MAP_IDS == 0x40ULL, "ASC_EVENT_FEATURE_MAP_IDS");
 _Static_assert(sizeof(struct asc_event_map_module) == 8, "asc_event_map_module size");
 
 /* pyasc's PipeID numbering; -1 is no pipe. */
@@ -183,9 +187,7 @@ TEST_F(abi, info_contents)
 	ASSERT_LE(1U, info.event_ids);
 	ASSERT_GE((__u32)ASC_EVENT_IDS_MAX, info.event_ids);
 	ASSERT_EQ(0U, info.pad);
-	ASSERT_EQ((__u64)(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			 ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			 ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND), info.features);
+	ASSERT_EQ((__u64)ASC_DEV_FEATURES, info.features);
 }
 
 TEST_F(abi, info_fully_written)
@@ -194,9 +196,7 @@ TEST_F(abi, info_fully_written)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
-		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			    ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND,
+		.features = ASC_DEV_FEATURES,
 	};
 
 	memset(&info, POISON, sizeof(info));

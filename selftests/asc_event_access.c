@@ -680,9 +680,7 @@ TEST_F(poison, info)
 		.abi_version = ASC_EVENT_ABI_VERSION,
 		.nr_events = ASC_EVENT_NR_HARD_EVENTS,
 		.event_ids = self->ids,
-		.features = ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-			    ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-			    ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND,
+		.features = ASC_DEV_FEATURES,
 	};
 	unsigned int r;
 

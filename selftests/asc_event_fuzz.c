@@ -1272,9 +1272,7 @@ static void check_info(struct fuzzer *f, struct op *op, int err)
 	memcpy(&info, op->arg, sizeof(info));
 	if (info.abi_version != ASC_EVENT_ABI_VERSION ||
 	    info.nr_events != NR_EVENTS || info.event_ids != event_ids ||
-	    info.pad || info.features != (ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |
-					   ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |
-					   ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND))
+	    info.pad || info.features != ASC_DEV_FEATURES)
 		report(f, op, err, "INFO reported %u/%u/%u/%u/%llu", info.abi_version,
 		       info.nr_events, info.event_ids, info.pad,
 		       (unsigned long long)info.features);
@@ -1341,7 +1339,8 @@ static bool ref_fields(struct fuzzer *f, struct op *op, int err, struct ref_args
 /*
  * ALLOC_ID and FETCH_ID: the lowest free ID, ENOSPC, EADDRINUSE for an ID
  * hand-written code uses (checked mode), EFAULT when the ID cannot be
- * written back.  Return: whether the argument must be as it was.
+ * written back; on a shared open, whose mapped pool gets garbage, also
+ * EAGAIN (the pool changed under the alloc every time).  Return: whether the argument must be as it was.
  */
 static bool check_alloc_or_fetch(struct fuzzer *f, struct op *op, int err,
 				 const struct ref_args *a)
@@ -1357,7 +1356,7 @@ static bool check_alloc_or_fetch(struct fuzzer *f, struct op *op, int err,
 		       m->mode == ASC_EVENT_MODE_CHECKED &&
 		       (m->handset[event] & (1ULL << low)) ? EADDRINUSE :
 		       op->writable ? 0 : EFAULT;
-	} else if (!ERR_IN(err, 0, ENOSPC, EFAULT, EADDRINUSE) ||
+	} else if (!ERR_IN(err, 0, ENOSPC, EFAULT, EADDRINUSE, EAGAIN) ||
 		   (err == EFAULT && op->writable) ||
 		   (err == 0 && !op->writable)) {
 		report(f, op, err, "not a result of %s", cmd_names[op->kind]);
@@ -1646,7 +1645,7 @@ static void fuzz_mmap(struct fuzzer *f)
 		w = p;
 		n = below(f, 8);
 		for (i = 0; i < n; i++)
-			__atomic_store_n(&w[below(f, NR_EVENTS + 1)],
+			__atomic_store_n(&w[below(f, sizeof(struct asc_event_map_flags) / sizeof(*w))],
 					 chance(f, 1, 3) ? ~0ULL : rnd(f), __ATOMIC_RELAXED);
 	}
 	munmap(p, len);

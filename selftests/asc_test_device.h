@@ -21,6 +21,13 @@
 /** ASC_DEV_PATH - the device node, unless $ASC_EVENT_DEV names another. */
 #define ASC_DEV_PATH		"/dev/asc_event"
 
+/** ASC_DEV_FEATURES - the ASC_EVENT_FEATURE_* bits INFO must report. */
+#define ASC_DEV_FEATURES						\
+	(ASC_EVENT_FEATURE_CHECKED | ASC_EVENT_FEATURE_ISSUE |		\
+	 ASC_EVENT_FEATURE_LAUNCH | ASC_EVENT_FEATURE_MAP |		\
+	 ASC_EVENT_FEATURE_SYNC_AIV | ASC_EVENT_FEATURE_MAP_BOUND |	\
+	 ASC_EVENT_FEATURE_MAP_IDS)
+
 /** ASC_NR_EVENTS - number of HardEvents, as an int for loop counters. */
 #define ASC_NR_EVENTS		((int)ASC_EVENT_NR_HARD_EVENTS)
 

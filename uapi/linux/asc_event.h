@@ -196,6 +196,12 @@ struct asc_event_info {
  * bindings: &asc_event_map_state.bound and &asc_event_map_state.bound_tid.
  */
 #define ASC_EVENT_FEATURE_MAP_BOUND	0x20ULL
+/*
+ * The pool of a mapped TPipe is in its flag page, where userspace may
+ * allocate and release IDs itself: &asc_event_map_flags.ids, and
+ * &asc_event_map_state.issued.
+ */
+#define ASC_EVENT_FEATURE_MAP_IDS	0x40ULL
 
 /*
  * The pages mmap() maps: the offset is the page number times the page
@@ -227,10 +233,14 @@ struct asc_event_info {
  *	change apart.
  * @mode: ASC_EVENT_MODE_* bits.
  * @event_ids: IDs per HardEvent.
- * @pool: per HardEvent, bit @id set while @id is allocated.
+ * @pool: per HardEvent, bit @id set while @id is allocated; with
+ *	%ASC_EVENT_FEATURE_MAP_IDS, the pool is &asc_event_map_flags.ids
+ *	and this its copy as of the driver's last change of it.
  * @fetched: per HardEvent, the ID its last fetch returned, or
  *	%ASC_EVENT_MAP_NO_FETCH.
- * @pad: zero.
+ * @issued: with %ASC_EVENT_FEATURE_MAP_IDS, 1 from the first
+ *	%ASC_EVENT_IOC_ISSUE of the TPipe on (an issued instruction may use
+ *	an ID by hand); else zero.
  * @bound: with %ASC_EVENT_FEATURE_MAP_BOUND, bit @pipe (an ASC_EVENT_PIPE_*
  *	value) set while a thread is bound to @pipe, whether it still runs
  *	or has exited; else zero.
@@ -244,7 +254,7 @@ struct asc_event_map_state {
 	__u32 event_ids;
 	__u64 pool[ASC_EVENT_NR_HARD_EVENTS];
 	__s32 fetched[ASC_EVENT_NR_HARD_EVENTS];
-	__u32 pad;
+	__u32 issued;
 	__u32 bound;
 	__s32 bound_tid[ASC_EVENT_MAP_PIPES];
 };
@@ -266,8 +276,21 @@ struct asc_event_map_state {
  *	it nor the waiter bit is set, else it asks the driver
  *	(%ASC_EVENT_IOC_SET_FLAG); a wait clears a set flag bit, else it
  *	asks the driver (%ASC_EVENT_IOC_WAIT_FLAG).
- * @fast_ops: sets and waits done in userspace, counted by whoever did
- *	them (atomically); the driver only reads it, for its counters.
+ * @fast_ops: sets, waits, allocs and releases done in userspace, counted
+ *	by whoever did them (atomically); the driver only reads it, for its
+ *	counters.
+ * @ids: with %ASC_EVENT_FEATURE_MAP_IDS, the pool: per HardEvent, bit @id
+ *	(0..31) set while @id is allocated.  The driver reads it at every
+ *	ioctl that looks at the pool (a set, wait or issue in checked mode,
+ *	an alloc, fetch or release, a reset, the leak report) and changes it with atomic
+ *	compare-and-swap, as userspace may: an alloc sets the lowest clear
+ *	bit below the TPipe's IDs, a release clears a set bit.  In checked
+ *	mode without %ASC_EVENT_MODE_STRICT_IDS an alloc in userspace must
+ *	leave to %ASC_EVENT_IOC_ALLOC_ID an ID whose flag or waiter bit is
+ *	set, or any ID once &asc_event_map_state.issued is set (hand-written
+ *	code may use it: the ioctl's collision check).  While
+ *	&asc_event_map_module.tracing is non-zero, allocs and releases take
+ *	the ioctls, as sets and waits do.
  *
  * The driver trusts nothing it reads here: what a process writes harms
  * only its own TPipe.
@@ -275,6 +298,7 @@ struct asc_event_map_state {
 struct asc_event_map_flags {
 	__u64 flags[ASC_EVENT_NR_HARD_EVENTS];
 	__u64 fast_ops;
+	__u64 ids[ASC_EVENT_NR_HARD_EVENTS];
 };
 
 /**
@@ -282,8 +306,8 @@ struct asc_event_map_flags {
  *	%ASC_EVENT_MAP_MODULE, one page for every TPipe, only the driver
  *	writes it.
  * @tracing: how many of the module's tracepoints are enabled; while
- *	non-zero, sets and waits must take the ioctls, so that the trace
- *	sees them.
+ *	non-zero, sets, waits, allocs and releases must take the ioctls, so
+ *	that the trace sees them.
  * @pad: zero.
  */
 struct asc_event_map_module {
