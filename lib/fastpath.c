@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The mapped fast path: sets and waits in userspace on the flag registers
- * the driver maps (ASC_EVENT_FEATURE_MAP, Documentation/uapi.rst).
+ * the driver maps (ASC_EVENT_FEATURE_MAP, Documentation/uapi.rst), and
+ * allocs and releases on the pool in the flag page (..._MAP_IDS: the
+ * rules are at asc_fast_alloc() and asc_fast_release() in internal.h).
  *
  * A set or wait is done here only when the library can tell from the
  * read-only state page that the ioctl would succeed and change nothing
@@ -18,8 +20,8 @@
  * Each operation done here adds one to the page's count, which the
  * driver's counters read.
  *
- * The pages are mapped by the first set or wait of the pipe (so an open
- * that never sets or waits costs the kernel no page): that thread maps
+ * The pages are mapped by the first alloc, set or wait of the pipe (so an
+ * open that never does one costs the kernel no page): that thread maps
  * them, and every call takes the ioctl until they are ready.
  *
  * $ASC_NO_FASTPATH set to anything but "" or "0" maps nothing: every call
@@ -118,6 +120,7 @@ void asc_fast_init(struct asc_fast *f, int fd, uint64_t features,
 	f->event_ids = event_ids;
 	f->key = key;
 	f->bound_shown = features & ASC_EVENT_FEATURE_MAP_BOUND;
+	f->ids_shown = features & ASC_EVENT_FEATURE_MAP_IDS;
 	f->bound_pipes = &asc_fast_all_pipes;
 	f->module = &asc_fast_no_module;
 	pthread_once(&asc_fast_once, asc_fast_read_env);
@@ -170,6 +173,7 @@ __attribute__((cold, noinline)) bool asc_fast_map(struct asc_fast *f)
 	}
 	if (f->bound_shown)
 		f->bound_pipes = &f->state->bound;
+	f->pool = f->ids_shown ? f->flags->ids : f->state->pool;
 	__atomic_store_n(&f->ready, ASC_FAST_MAPPED, __ATOMIC_RELEASE);
 	__atomic_store_n(&f->fast_ids, f->event_ids, __ATOMIC_RELEASE);
 	return true;

@@ -68,6 +68,10 @@ bool asc_pipe_id_valid(int pipe_id);
  *	bind itself through this library on this pipe take the fast path.
  * @bound_pipes: the state page's word of bound pipes, or without
  *	@bound_shown a word of the library's with every bit set.
+ * @ids_shown: the pool is in the flag page, where allocs and releases
+ *	may be done in userspace (ASC_EVENT_FEATURE_MAP_IDS).
+ * @pool: the pool's words once mapped, for the checks of a set or wait:
+ *	the flag page's with @ids_shown, else the state page's copy.
  * @state: the TPipe's state, read-only.
  * @flags: its flag registers.
  * @module: the module's page, read-only.
@@ -113,7 +117,9 @@ struct asc_fast {
 	unsigned int fast_ids;
 	unsigned int event_ids;
 	bool bound_shown;
+	bool ids_shown;
 	const __u32 *bound_pipes;
+	const __u64 *pool;
 	const struct asc_event_map_state *state;
 	struct asc_event_map_flags *flags;
 	const struct asc_event_map_module *module;
@@ -184,7 +190,7 @@ static ASC_FAST_INLINE bool asc_fast_allowed(struct asc_fast *f, int event, int 
 	     (unsigned int)id) >= ids)
 		return false;
 	s = f->state;
-	if ((__atomic_load_n(&s->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
+	if ((__atomic_load_n(&f->pool[event], __ATOMIC_RELAXED) >> id & 1) ||
 	    __atomic_load_n(&s->fetched[event], __ATOMIC_RELAXED) == id)
 		return asc_fast_caller(f, s, role, set, full);
 	return !(__atomic_load_n(&s->mode, __ATOMIC_RELAXED) & ASC_EVENT_MODE_CHECKED);
@@ -230,6 +236,81 @@ static ASC_FAST_INLINE bool asc_fast_wait(struct asc_fast *f, int event, int id,
 	if (!(__atomic_fetch_and(&flags->flags[event], ~bit, __ATOMIC_ACQUIRE) & bit))
 		return false;
 	__atomic_fetch_add(&flags->fast_ops, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+/*
+ * Whether an alloc or release may be done in userspace: the pool in the
+ * mapped flag page and no tracepoint on (one test, as in
+ * asc_fast_allowed()).  Returns the IDs per HardEvent, or 0.
+ */
+static ASC_FAST_INLINE unsigned int asc_fast_ids_allowed(struct asc_fast *f)
+{
+	unsigned int ids = __atomic_load_n(&f->fast_ids, __ATOMIC_ACQUIRE);
+	const struct asc_event_map_module *m;
+
+	m = __atomic_load_n(&f->module, __ATOMIC_RELAXED);
+	if (!f->ids_shown || __atomic_load_n(&m->tracing, __ATOMIC_RELAXED))
+		return 0;
+	return ids;
+}
+
+/*
+ * An alloc in userspace: the lowest free ID of @event (valid) taken by
+ * compare-and-swap, or -1 when the ioctl must do it: the pages not
+ * mapped, every ID taken (ENOSPC is the driver's), or, in checked mode
+ * without strict IDs, a lowest free ID that hand-written code may use
+ * (its flag or waiter bit set) or any once instructions were issued: the
+ * driver's collision check.
+ */
+static ASC_FAST_INLINE int asc_fast_alloc(struct asc_fast *f, int event)
+{
+	unsigned int ids = asc_fast_ids_allowed(f), mode;
+	__u64 *word, old, free, busy;
+	bool hand;
+	int id;
+
+	if (!ids)
+		return -1;
+	mode = __atomic_load_n(&f->state->mode, __ATOMIC_RELAXED);
+	hand = (mode & (ASC_EVENT_MODE_CHECKED | ASC_EVENT_MODE_STRICT_IDS)) ==
+	       ASC_EVENT_MODE_CHECKED;
+	if (hand && __atomic_load_n(&f->state->issued, __ATOMIC_RELAXED))
+		return -1;
+	word = &f->flags->ids[event];
+	old = __atomic_load_n(word, __ATOMIC_RELAXED);
+	do {
+		free = ~old & ((2ULL << (ids - 1)) - 1);
+		if (!free)
+			return -1;
+		id = __builtin_ctzll(free);
+		busy = (ASC_EVENT_MAP_WAITER(0) | 1) << id;
+		if (hand && (__atomic_load_n(&f->flags->flags[event],
+					     __ATOMIC_RELAXED) & busy))
+			return -1;
+	} while (!__atomic_compare_exchange_n(word, &old, old | 1ULL << id, false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
+	return id;
+}
+
+/*
+ * A release in userspace of (@event, @id), @event valid: true when the ID
+ * was allocated and now is not; false, nothing changed, when the ioctl
+ * must do it (the pages not mapped, @id out of range or not allocated:
+ * the errors are the driver's).
+ */
+static ASC_FAST_INLINE bool asc_fast_release(struct asc_fast *f, int event, int id)
+{
+	unsigned int ids = asc_fast_ids_allowed(f);
+	__u64 bit;
+
+	if ((unsigned int)id >= ids)
+		return false;
+	bit = 1ULL << id;
+	if (!(__atomic_fetch_and(&f->flags->ids[event], ~bit, __ATOMIC_ACQ_REL) & bit))
+		return false;
+	__atomic_fetch_add(&f->flags->fast_ops, 1, __ATOMIC_RELAXED);
 	return true;
 }
 

@@ -308,27 +308,56 @@ static int asc_ref_ioctl(struct asc_pipe *pipe, unsigned long request,
 	return ioctl(pipe->fd, request, &ref) < 0 ? -1 : 0;
 }
 
-ASC_API int asc_alloc_event_id(struct asc_pipe *pipe, int event)
-{
-	return asc_event_id_query(pipe, event, ASC_EVENT_IOC_ALLOC_ID);
-}
-
 ASC_API int asc_fetch_event_id(struct asc_pipe *pipe, int event)
 {
 	return asc_event_id_query(pipe, event, ASC_EVENT_IOC_FETCH_ID);
 }
 
-ASC_API int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
-{
-	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_RELEASE_ID, event, id);
-}
-
 /*
- * The three calls of the fast path each start at a multiple of 256
+ * The calls of the fast path each start at a multiple of 256
  * bytes, and are shorter than that: none crosses a page, where an
  * emulator such as QEMU's TCG cannot chain the blocks of its jumps.
  */
 #define ASC_HOT	__attribute__((aligned(256)))
+
+/*
+ * What asc_alloc_event_id() does when the inline fast path did not: map
+ * the pages if this is the first alloc, set or wait, then the fast path
+ * again, or the ioctl.
+ */
+static __attribute__((noinline)) int asc_alloc_event_id_slow(struct asc_pipe *pipe,
+							      int event)
+{
+	int id;
+
+	if (pipe && asc_event_valid(event)) {
+		asc_fast_map(&pipe->fast);
+		id = asc_fast_alloc(&pipe->fast, event);
+		if (id >= 0)
+			return id;
+	}
+	return asc_event_id_query(pipe, event, ASC_EVENT_IOC_ALLOC_ID);
+}
+
+ASC_API ASC_HOT int asc_alloc_event_id(struct asc_pipe *pipe, int event)
+{
+	int id;
+
+	if (pipe && asc_event_valid(event)) {
+		id = asc_fast_alloc(&pipe->fast, event);
+		if (id >= 0)
+			return id;
+	}
+	return asc_alloc_event_id_slow(pipe, event);
+}
+
+ASC_API ASC_HOT int asc_release_event_id(struct asc_pipe *pipe, int id, int event)
+{
+	if (pipe && asc_event_valid(event) &&
+	    asc_fast_release(&pipe->fast, event, id))
+		return 0;
+	return asc_ref_ioctl(pipe, ASC_EVENT_IOC_RELEASE_ID, event, id);
+}
 
 /*
  * What asc_set_flag() does when the inline fast path did not: map the

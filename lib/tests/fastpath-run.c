@@ -16,7 +16,11 @@
  *   unbound one, a fetched ID superseded or forgotten by a reset is
  *   hand-written again.
  * - While a tracepoint is enabled every set and wait goes through the
- *   driver: the trace has each of them.
+ *   driver: the trace has each of them; so do allocs and releases.
+ * - Allocs and releases are in userspace too, in the pool of the flag
+ *   page, except the driver's errors (ENOSPC, ENOENT, EINVAL) and, in
+ *   checked mode, an alloc of an ID hand-written code uses, by a set flag
+ *   or an issued instruction (EADDRINUSE).
  * - A TPipe of ASC_EVENT_MAP_IDS_MAX (32) IDs takes the fast path too.
  * - An ID out of range is still the driver's EINVAL, in unchecked mode too.
  */
@@ -661,6 +665,140 @@ TEST(ids_out_of_range_are_the_drivers)
 			ASSERT_EQ(EINVAL, errno);
 		}
 	}
+	asc_pipe_close(p);
+}
+
+/*
+ * The default user's alloc+release pairs: in userspace once the pages are
+ * mapped (the first alloc maps them), in checked mode and unchecked, with
+ * $ASC_NO_FASTPATH=1 two ioctls each.
+ */
+TEST(alloc_release_pairs_take_the_path_chosen)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	int e = ASC_HARD_EVENT_MTE2_V, mode, id, i;
+	struct counts c;
+
+	if (!p)
+		return;
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	ASSERT_EQ(0, asc_release_event_id(p, 0, e));
+	for (mode = ASC_MODE_CHECKED; mode >= 0; mode -= ASC_MODE_CHECKED) {
+		ASSERT_EQ(0, asc_pipe_set_mode(p, mode));
+		c = counts_now();
+		for (i = 0; i < PAIRS; i++) {
+			id = asc_alloc_event_id(p, e);
+			ASSERT_EQ(0, id);
+			ASSERT_EQ(0, asc_release_event_id(p, id, e));
+		}
+		expect_since(_metadata, c, 2 * PAIRS, 0);
+	}
+	asc_pipe_close(p);
+}
+
+/* ENOSPC, ENOENT and EINVAL of allocs and releases stay the driver's. */
+TEST(alloc_and_release_keep_their_errors)
+{
+	struct asc_pipe *p = open_or_skip(_metadata);
+	int e = ASC_HARD_EVENT_V_MTE3, n, i;
+	struct counts c;
+
+	if (!p)
+		return;
+	n = asc_event_ids(p);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(i, asc_alloc_event_id(p, e));
+	c = counts_now();
+	ASSERT_EQ(-1, asc_alloc_event_id(p, e));
+	ASSERT_EQ(ENOSPC, errno);
+	expect_since(_metadata, c, 0, 1);
+	ASSERT_EQ(0, asc_release_event_id(p, n - 1, e));
+	c = counts_now();
+	ASSERT_EQ(-1, asc_release_event_id(p, n - 1, e));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_EQ(-1, asc_release_event_id(p, n, e));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, asc_release_event_id(p, 63, e));
+	ASSERT_EQ(EINVAL, errno);
+	expect_since(_metadata, c, 0, 3);
+	ASSERT_EQ(-1, asc_release_event_id(p, -1, e));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(-1, asc_alloc_event_id(p, ASC_HARD_EVENT_COUNT));
+	ASSERT_EQ(EINVAL, errno);
+	asc_pipe_close(p);
+}
+
+/*
+ * Checked mode without strict IDs: an alloc that would hand out an ID
+ * hand-written code uses is the driver's EADDRINUSE, whether the use is
+ * a set flag or a set issued to the pipe (ASC_EVENT_IOC_ISSUE, not yet
+ * run); once anything was issued, every alloc asks the driver.
+ */
+TEST(an_alloc_leaves_a_hand_written_use_to_the_driver)
+{
+	struct asc_event_issue issue = {
+		.op = ASC_EVENT_OP_SET, .event = ASC_EVENT_MTE2_V, .id = 0,
+	};
+	struct asc_pipe *p = open_or_skip(_metadata);
+	int e = ASC_HARD_EVENT_MTE2_V, fd;
+	struct counts c;
+
+	if (!p)
+		return;
+	fd = device_fd();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	ASSERT_EQ(0, asc_release_event_id(p, 0, e));
+	ASSERT_EQ(0, asc_set_flag(p, e, 0));
+	ASSERT_EQ(-1, asc_alloc_event_id(p, e));
+	ASSERT_EQ(EADDRINUSE, errno);
+	ASSERT_EQ(0, asc_wait_flag(p, e, 0));
+
+	ASSERT_EQ(0, ioctl(fd, ASC_EVENT_IOC_ISSUE, &issue));
+	c = counts_now();
+	ASSERT_EQ(-1, asc_alloc_event_id(p, e));
+	ASSERT_EQ(EADDRINUSE, errno);
+	ASSERT_EQ(0, asc_pipe_reset(p));
+	ASSERT_EQ(0, asc_alloc_event_id(p, e));
+	ASSERT_EQ(0, asc_release_event_id(p, 0, e));
+	expect_since(_metadata, c, 1, 3);
+	asc_pipe_close(p);
+}
+
+TEST(a_trace_sees_every_alloc_and_release)
+{
+	static const char ev[] = "/sys/kernel/tracing/events/asc_event/";
+	const char *t = "/sys/kernel/tracing";
+	char path[128];
+	struct asc_pipe *p;
+	int id, i;
+
+	if (access("/sys/kernel/tracing/trace", F_OK) &&
+	    mount("nodev", t, "tracefs", 0, NULL))
+		SKIP(return, "no tracefs");
+	p = open_or_skip(_metadata);
+	if (!p)
+		return;
+	/* Mapped before the trace starts. */
+	id = asc_alloc_event_id(p, ASC_HARD_EVENT_V_V);
+	ASSERT_LE(0, id);
+	ASSERT_EQ(0, asc_release_event_id(p, id, ASC_HARD_EVENT_V_V));
+
+	ASSERT_EQ(0, write_file("/sys/kernel/tracing/trace", ""));
+	snprintf(path, sizeof(path), "%sasc_event_alloc/enable", ev);
+	ASSERT_EQ(0, write_file(path, "1"));
+	snprintf(path, sizeof(path), "%sasc_event_release/enable", ev);
+	ASSERT_EQ(0, write_file(path, "1"));
+	for (i = 0; i < 5; i++) {
+		id = asc_alloc_event_id(p, ASC_HARD_EVENT_V_V);
+		ASSERT_LE(0, id);
+		ASSERT_EQ(0, asc_release_event_id(p, id, ASC_HARD_EVENT_V_V));
+	}
+	ASSERT_EQ(0, write_file(path, "0"));
+	snprintf(path, sizeof(path), "%sasc_event_alloc/enable", ev);
+	ASSERT_EQ(0, write_file(path, "0"));
+	EXPECT_EQ(5, count_in_file("/sys/kernel/tracing/trace", "asc_event_alloc:"));
+	EXPECT_EQ(5, count_in_file("/sys/kernel/tracing/trace", "asc_event_release:"));
 	asc_pipe_close(p);
 }
 
