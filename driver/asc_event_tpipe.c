@@ -139,14 +139,14 @@ void asc_tpipe_pool_read(const struct asc_tpipe *tp, u64 out[ASC_EVENT_NR_HARD_E
 }
 
 /* Take @id of @event; false when it was taken already (by userspace). */
-static bool asc_tpipe_pool_take(struct asc_tpipe *tp, u32 event, u32 id)
+static __always_inline bool asc_tpipe_pool_take(struct asc_tpipe *tp, u32 event, u32 id)
 {
 	return !(asc_word_update(&asc_tpipe_pool_words(tp)[event],
 				 BIT_ULL(id), 0) & BIT_ULL(id));
 }
 
 /* Give @id of @event back; false when it was not taken. */
-static bool asc_tpipe_pool_give(struct asc_tpipe *tp, u32 event, u32 id)
+static __always_inline bool asc_tpipe_pool_give(struct asc_tpipe *tp, u32 event, u32 id)
 {
 	return asc_word_update(&asc_tpipe_pool_words(tp)[event], 0,
 			       BIT_ULL(id)) & BIT_ULL(id);
@@ -416,6 +416,31 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
 }
 
 /*
+ * Whether hand-written code may use (@event, @id), both valid: the part of
+ * asc_tpipe_handwritten_use() that makes no call, so that an alloc or
+ * fetch looks for a use only where one may be.  Any waiter in the bucket
+ * of (@event, @id) counts, hand-written or not; so does any instruction
+ * issued on any pipe.
+ */
+static __always_inline bool asc_tpipe_handwritten_maybe(struct asc_tpipe *tp,
+							u32 event, u32 id)
+{
+	int s;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (test_bit(asc_handset_bit(tp, event, id), tp->handset))
+		return true;
+	if (!list_empty(asc_waiter_bucket(tp, ASC_WAIT_FLAG, event, id)))
+		return true;
+	for (s = 0; tp->queues && s < ASC_NR_PIPES; s++) {
+		if (tp->queues[s].count)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Checked mode, not strict: an ID that alloc or fetch is about to hand out
  * must not be in use by hand-written code.  Returns the report of such a
  * collision, to print once unlocked, in *@report.
@@ -466,8 +491,8 @@ static int asc_tpipe_put_id(const struct asc_tpipe *tp, u32 __user *uid, u32 id)
  * userspace when @ret is 0 (and taken already by an alloc): remember a
  * fetched @id, and trace the call.
  */
-static void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event, u32 id,
-				bool take, int ret)
+static __always_inline void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event,
+						u32 id, bool take, int ret)
 {
 	lockdep_assert_held(tp->lockp);
 
@@ -495,16 +520,18 @@ static void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event, u32 id,
  * *@id, taken by an alloc.  The ID hand-written code uses is refused, its
  * report in *@report.  Returns 0, -ENOSPC, -EADDRINUSE or -EAGAIN.
  */
-static int asc_tpipe_choose_id(struct asc_tpipe *tp, u32 event, bool take,
-			       u32 *id, struct asc_report **report)
+static __always_inline int asc_tpipe_choose_id(struct asc_tpipe *tp, u32 event,
+					       bool take, u32 *id,
+					       struct asc_report **report)
 {
+	bool collisions = tp->checked && !tp->strict_ids;
 	int tries, ret;
 
 	lockdep_assert_held(tp->lockp);
 
 	for (tries = 0; tries < ASC_TPIPE_TAKE_TRIES; tries++) {
 		ret = asc_tpipe_lowest_free(tp, event, id);
-		if (!ret)
+		if (!ret && collisions && asc_tpipe_handwritten_maybe(tp, event, *id))
 			ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
 							event, *id, report);
 		if (ret || !take || asc_tpipe_pool_take(tp, event, *id))
@@ -562,6 +589,22 @@ fault:
 	return -EFAULT;
 }
 
+/*
+ * One user access window, page faults disabled: write @id to @uid.
+ * Returns 0, or -EFAULT when @uid could not be written.
+ */
+static int asc_ref_write_id_nofault(u32 __user *uid, u32 id)
+{
+	if (!user_access_begin(uid, sizeof(*uid)))
+		return -EFAULT;
+	unsafe_put_user(id, uid, fault);
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /**
  * asc_tpipe_id_one_access() - ALLOC_ID or FETCH_ID without a copy of the
  *	whole reference.
@@ -569,8 +612,8 @@ fault:
  * @uref: the caller's struct asc_event_ref.
  * @take: ALLOC_ID, else FETCH_ID.
  *
- * The reference is read in one user access window and the ID written by
- * one put_user(), under the lock with page faults disabled, where the
+ * The reference is read in one user access window and the ID written in
+ * another, under the lock with page faults disabled, where the
  * general way (copy_from_user(), then asc_tpipe_alloc_id() or
  * asc_tpipe_fetch_id()) copies the whole struct in first.
  *
@@ -592,14 +635,14 @@ int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 	asc_tpipe_lock(tp);
 	pagefault_disable();
 	ret = asc_ref_read_nofault(uref, &ref);
-	pagefault_enable();
 	if (!ret)
 		ret = asc_tpipe_choose_id(tp, ref.event, take, &ref.id, &report);
 	if (!ret) {
-		ret = asc_tpipe_put_id(tp, &uref->id, ref.id) ? -EAGAIN : 0;
+		ret = asc_ref_write_id_nofault(&uref->id, ref.id) ? -EAGAIN : 0;
 		if (ret && take)
 			asc_tpipe_pool_give(tp, ref.event, ref.id);
 	}
+	pagefault_enable();
 	if (ret == -EFAULT || ret == -EAGAIN) {
 		asc_tpipe_unlock(tp);
 		return -EAGAIN;
