@@ -321,16 +321,16 @@ ASC_API int asc_fetch_event_id(struct asc_pipe *pipe, int event)
 #define ASC_HOT	__attribute__((aligned(256)))
 
 /*
- * What asc_alloc_event_id() does when the inline fast path did not: map
- * the pages if this is the first alloc, set or wait, then the fast path
- * again, or the ioctl.
+ * What asc_alloc_event_id() does when the inline fast path did not: with
+ * the pool in the flag page, map the pages if this is the first alloc,
+ * set or wait and try the fast path again; else the ioctl.
  */
 static __attribute__((noinline)) int asc_alloc_event_id_slow(struct asc_pipe *pipe,
 							      int event)
 {
 	int id;
 
-	if (pipe && asc_event_valid(event)) {
+	if (pipe && asc_event_valid(event) && pipe->fast.ids_shown) {
 		asc_fast_map(&pipe->fast);
 		id = asc_fast_alloc(&pipe->fast, event);
 		if (id >= 0)
