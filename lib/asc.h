@@ -22,8 +22,9 @@
  *   negative event ID, a pipe ID that is not one of the seven pipes).
  * - Every function may be called from several threads on the same pipe at
  *   once.  A pipe never changes after asc_pipe_open(); each call is one
- *   ioctl on the shared file descriptor, and the driver makes each of them
- *   atomic.  Only asc_pipe_close() must not race with other calls on the
+ *   ioctl on the shared file descriptor, or an alloc, release, set or wait
+ *   done with atomic instructions on the pages the pipe maps (the mapped
+ *   fast path, libasc.rst), and each of them is atomic.  Only asc_pipe_close() must not race with other calls on the
  *   same pipe.  The asc_core_*() calls are the exception: only the thread
  *   running the kernel makes them.
  * - HardEvents are the ASC_HARD_EVENT_* constants of enum asc_hard_event

@@ -282,9 +282,9 @@ struct asc_event_map_state {
  * @ids: with %ASC_EVENT_FEATURE_MAP_IDS, the pool: per HardEvent, bit @id
  *	(0..31) set while @id is allocated.  The driver reads it at every
  *	ioctl that looks at the pool (a set, wait or issue in checked mode,
- *	an alloc, fetch or release, a reset, the leak report) and changes it with atomic
- *	compare-and-swap, as userspace may: an alloc sets the lowest clear
- *	bit below the TPipe's IDs, a release clears a set bit.  In checked
+ *	an alloc, fetch or release, a reset, the leak report) and changes
+ *	it with atomic compare-and-swap, as userspace may: an alloc sets the
+ *	lowest clear bit below the TPipe's IDs, a release clears a set bit.  In checked
  *	mode without %ASC_EVENT_MODE_STRICT_IDS an alloc in userspace must
  *	leave to %ASC_EVENT_IOC_ALLOC_ID an ID whose flag or waiter bit is
  *	set, or any ID once &asc_event_map_state.issued is set (hand-written
