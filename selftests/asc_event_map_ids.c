@@ -20,8 +20,12 @@
 
 #define EV	ASC_EVENT_MTE2_V
 
-/* Allocs and releases of each side of the race. */
+/*
+ * Allocs and releases of the ioctl's side of the race, or as many as it
+ * makes in RACE_MS (a debug kernel's ioctls take milliseconds).
+ */
 #define RACE_ROUNDS	20000
+#define RACE_MS		5000
 
 struct pages {
 	struct asc_event_map_state *st;
@@ -274,8 +278,9 @@ TEST_F(raw, an_issue_before_the_mapping_is_shown)
 }
 
 /*
- * One side of the race.  The ioctl's side makes RACE_ROUNDS allocs, then
- * sets *@stop; the page's side, much faster, goes on until then.
+ * One side of the race.  The ioctl's side makes RACE_ROUNDS allocs (or
+ * stops at RACE_MS), then sets *@stop; the page's side, much faster, goes
+ * on until then.
  */
 struct racer {
 	int fd;
@@ -284,6 +289,7 @@ struct racer {
 	bool in_page;
 	int *owner;
 	int *stop;
+	int rounds;
 	int clashes;
 	int errors;
 };
@@ -294,11 +300,12 @@ struct racer {
  */
 static void *race_main(void *arg)
 {
+	__u64 start = asc_now_ns();
 	struct racer *r = arg;
 	int i, id, was;
 
 	for (i = 0; r->in_page ? !__atomic_load_n(r->stop, __ATOMIC_RELAXED) :
-				 i < RACE_ROUNDS; i++) {
+				 i < RACE_ROUNDS && asc_ms_since(start) < RACE_MS; i++) {
 		id = r->in_page ? page_alloc(r->p, EV, r->ids) : asc_alloc(r->fd, EV);
 		if (id == -ENOSPC || id == -EAGAIN)
 			continue;
@@ -315,6 +322,7 @@ static void *race_main(void *arg)
 	}
 	if (!r->in_page)
 		__atomic_store_n(r->stop, 1, __ATOMIC_RELAXED);
+	r->rounds = i;
 	return NULL;
 }
 
@@ -332,6 +340,7 @@ TEST_F_TIMEOUT(ids, the_page_and_the_ioctl_never_hand_out_one_id_twice, 300)
 	}
 	for (i = 0; i < 2; i++)
 		ASSERT_EQ(0, pthread_join(t[i], NULL));
+	TH_LOG("%d rounds by ioctl, %d in the page", r[0].rounds, r[1].rounds);
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, r[i].clashes) TH_LOG("%s", i ? "page" : "ioctl");
 		EXPECT_EQ(0, r[i].errors) TH_LOG("%s", i ? "page" : "ioctl");

@@ -9,7 +9,8 @@ milliseconds there), the copy-stall sweep and the other tests that hold
 user copies up with userfaultfd (asc_event_stall, asc_event_atomic), the
 tests where threads of several TPipes share one lock or look at each
 other's waits (asc_event_launch, asc_event_deadlock, asc_event_wake),
-then the soak test for ASC_KCSAN_SOAK_SECONDS (default 20).
+the pool of the flag page, which userspace changes while the driver
+reads it (asc_event_map_ids), then the soak test for ASC_KCSAN_SOAK_SECONDS (default 20).
 ASC_KCSAN_SKIP_WATCH (default 20) sets how often KCSAN watches an access
 (below).  The runner fails the run on any KCSAN report in the kernel log
 ("BUG: KCSAN: data-race in ...").
@@ -34,7 +35,7 @@ from .tap import Tap
 STATS = "/sys/kernel/debug/kcsan"
 SKIP_WATCH = "/sys/module/kcsan/parameters/skip_watch"
 SELFTESTS = ["asc_event_stress", "asc_event_stall", "asc_event_atomic", "asc_event_launch",
-             "asc_event_deadlock", "asc_event_wake"]
+             "asc_event_deadlock", "asc_event_wake", "asc_event_map_ids"]
 
 
 def env(name, default):
