@@ -550,14 +550,19 @@ static int count_in_file(const char *path, const char *what)
 	return n;
 }
 
+/* tracefs at /sys/kernel/tracing, mounted there if it is not yet. */
+static bool tracefs_ready(void)
+{
+	return !access("/sys/kernel/tracing/trace", F_OK) ||
+	       !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+}
+
 TEST(a_trace_sees_every_set_and_wait)
 {
-	const char *t = "/sys/kernel/tracing";
 	struct asc_pipe *p;
 	int id, i;
 
-	if (access("/sys/kernel/tracing/trace", F_OK) &&
-	    mount("nodev", t, "tracefs", 0, NULL))
+	if (!tracefs_ready())
 		SKIP(return, "no tracefs");
 	p = open_or_skip(_metadata);
 	if (!p)
@@ -768,13 +773,11 @@ TEST(an_alloc_leaves_a_hand_written_use_to_the_driver)
 TEST(a_trace_sees_every_alloc_and_release)
 {
 	static const char ev[] = "/sys/kernel/tracing/events/asc_event/";
-	const char *t = "/sys/kernel/tracing";
 	char path[128];
 	struct asc_pipe *p;
 	int id, i;
 
-	if (access("/sys/kernel/tracing/trace", F_OK) &&
-	    mount("nodev", t, "tracefs", 0, NULL))
+	if (!tracefs_ready())
 		SKIP(return, "no tracefs");
 	p = open_or_skip(_metadata);
 	if (!p)
