@@ -3,8 +3,9 @@
  * asc._speedups: the calls a Python kernel makes for every operation,
  * in C.
  *
- * set_flag(), wait_flag() and pipe_barrier() are those of asc/sync.py, and
- * issue_op() the end of asc/ops.py's _op(): each finds the calling
+ * set_flag(), wait_flag() and pipe_barrier() are those of asc/sync.py,
+ * issue_op() the end of asc/ops.py's _op(), and data_copy(), add() and
+ * mul() (asc_speedups_ops.c) those of ops.py: each finds the calling
  * thread's core (asc.runtime._local.core), the kernel's line
  * (asc.where.call_site()), calls libasc's _at function with the GIL
  * released and raises asc.errors.error() of its errno, as the Python
@@ -20,38 +21,17 @@
  * (asc/speedups.py).
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "asc_speedups.h"
+
 #include <frameobject.h>
 
 #include <errno.h>
-#include <stdbool.h>
 
-#include "asc.h"
-
-/*
- * What bind() was given: set once at import of the package, under the GIL,
- * and kept for the life of the process (the module is never unloaded).
- */
-struct speedups {
-	PyObject *local;		/* asc.runtime._local */
-	PyObject *current_core;		/* asc.runtime.current_core */
-	PyObject *hard_event;		/* asc.enums.HardEvent */
-	PyObject *pipe_id;		/* asc.enums.PipeID */
-	PyObject *files;		/* asc.where._files: code -> file or None */
-	PyObject *file_of;		/* asc.where._file(frame) */
-	PyObject *error;		/* asc.errors.error(errno, what) */
-	__typeof__(asc_core_set_flag_at) *set_flag_at;
-	__typeof__(asc_core_wait_flag_at) *wait_flag_at;
-	__typeof__(asc_core_pipe_barrier_at) *pipe_barrier_at;
-	__typeof__(asc_core_issue_op_at) *issue_op_at;
-};
-
-static struct speedups sp;
+struct speedups sp;
 static PyObject *str_core, *str_cancelled, *str_ptr, *str_value, *str_name;
 
 /* Whether bind() has not been called yet: then raise RuntimeError. */
-static bool unbound(void)
+bool unbound(void)
 {
 	if (sp.local)
 		return false;
@@ -64,7 +44,7 @@ static bool unbound(void)
  * exception: runtime.current_core(@api) for no core or a cancelled one,
  * which raises what the package raises.
  */
-static PyObject *kernel_core(const char *api)
+PyObject *kernel_core(const char *api)
 {
 	PyObject *core, *cancelled;
 
@@ -92,7 +72,7 @@ static PyObject *kernel_core(const char *api)
 }
 
 /* The address of @core's struct asc_core (its ptr), or NULL with an exception. */
-static void *core_ptr(PyObject *core)
+void *core_ptr(PyObject *core)
 {
 	PyObject *ptr = PyObject_GetAttr(core, str_ptr);
 	void *p;
@@ -146,7 +126,7 @@ static int frame_line(PyFrameObject *frame, PyCodeObject *code)
  * outside the package.  *@file is a new reference to its file's name
  * (bytes) or NULL for none; return 0, or -1 with an exception.
  */
-static int call_site(PyObject **file, int *line)
+int call_site(PyObject **file, int *line)
 {
 	PyFrameObject *frame = PyEval_GetFrame();
 	PyFrameObject *back;
@@ -196,7 +176,7 @@ fail:
 }
 
 /* Raise asc.errors.error(@err, @what), stealing @what; return NULL. */
-static PyObject *raise_error(int err, PyObject *what)
+PyObject *raise_error(int err, PyObject *what)
 {
 	PyObject *exc;
 
@@ -279,10 +259,11 @@ static int as_int(PyObject *obj)
 }
 
 /*
- * The arguments of a call taking @names (at most 2), @min of them needed:
+ * The arguments of a call taking the @n @names, @min of them needed:
  * positional then keyword, in @out (borrowed; NULL when not given).
+ * Return 0, or -1 with a TypeError.
  */
-static int fast_args(const char *api, PyObject *const *args, Py_ssize_t nargs,
+int fast_args(const char *api, PyObject *const *args, Py_ssize_t nargs,
 		     PyObject *kwnames, const char *const *names, int n, int min,
 		     PyObject **out)
 {
@@ -562,12 +543,18 @@ static struct PyModuleDef speedups_module = {
 
 PyMODINIT_FUNC PyInit__speedups(void)
 {
+	PyObject *mod;
+
 	str_core = PyUnicode_InternFromString("core");
 	str_cancelled = PyUnicode_InternFromString("cancelled");
 	str_ptr = PyUnicode_InternFromString("ptr");
 	str_value = PyUnicode_InternFromString("_value_");
 	str_name = PyUnicode_InternFromString("name");
-	if (!str_core || !str_cancelled || !str_ptr || !str_value || !str_name)
+	if (!str_core || !str_cancelled || !str_ptr || !str_value || !str_name ||
+	    op_names_init())
 		return NULL;
-	return PyModule_Create(&speedups_module);
+	mod = PyModule_Create(&speedups_module);
+	if (mod && PyModule_AddFunctions(mod, op_methods) < 0)
+		Py_CLEAR(mod);
+	return mod;
 }

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-from typing import Any, Sequence, Tuple, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -97,17 +97,12 @@ def _partly(a: int, b: int, nbytes: int) -> bool:
     return a != b and a < b + nbytes and b < a + nbytes
 
 
-def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
-        count: int, scalar: Any) -> None:
-    """Issue ``kind`` over ``count`` elements of ``dst`` and ``srcs`` (at
-    most two) as libasc's op; else as numpy on the pipe (see the top).
-    Written out for each operand: a loop or generator costs more."""
-    core = getattr(_local, "core", None)
-    if core is None or core.cancelled:
-        core = current_core(api)
-    n = int(count)
-    if n <= 0:
-        raise ValueError(f"{api}: count must be positive, not {n}")
+def _checked(api: str, pipe: int, kind: int, dst: _Tensor, srcs: tuple, n: int,
+             scalar: Any) -> Optional[tuple]:
+    """The operands (dst's, each source's or None) of ``kind`` over ``n``
+    (> 0) elements when libasc's op runs it; else, the op issued as numpy
+    on the pipe (see the top), None.  Written out for each operand: a loop
+    or generator costs more."""
     d = dst._operand()
     dtype = d[2]
     nbytes = n * dtype.itemsize
@@ -126,7 +121,24 @@ def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
             ok = ok and nbytes <= b[1] and not _partly(d[0], b[0], nbytes)
     if not ok:
         _numpy(api, pipe, kind, dst, srcs, n, scalar)
+        return None
+    return d, a, b
+
+
+def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
+        count: int, scalar: Any) -> None:
+    """Issue ``kind`` over ``count`` elements of ``dst`` and ``srcs`` (at
+    most two) as libasc's op; else as numpy on the pipe (see the top)."""
+    core = getattr(_local, "core", None)
+    if core is None or core.cancelled:
+        core = current_core(api)
+    n = int(count)
+    if n <= 0:
+        raise ValueError(f"{api}: count must be positive, not {n}")
+    operands = _checked(api, pipe, kind, dst, srcs, n, scalar)
+    if operands is None:
         return
+    d, a, b = operands
     key = (kind, pipe, n, d, a, b)
     made = core.ops.get(key)
     if made is None:
@@ -134,7 +146,7 @@ def _op(api: str, what: bytes, pipe: int, kind: int, dst: _Tensor, srcs: tuple,
             core.ops.clear()
         made = core.ops[key] = _op_args(kind, d, a, b, n)
     if scalar is not None:
-        made[0].u = _scalar(kind, dtype, scalar)
+        made[0].u = _scalar(kind, d[2], scalar)
     if _issue_op is not None:
         _issue_op(core.ptr, pipe, made[4], what, made[5], made[3], api)
         return
@@ -197,7 +209,7 @@ def _numpy(api: str, pipe: int, kind: int, dst: _Tensor, srcs: tuple, n: int,
     _issue_checked(api, PipeID(pipe), fn, [(t, False) for t in srcs] + [(dst, True)], n)
 
 
-def data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
+def py_data_copy(dst: _Tensor, src: _Tensor, count: int) -> None:
     """Copy ``count`` elements: GM to local on MTE2, local to GM on MTE3."""
     if type(dst) is LocalTensor and type(src) is GlobalTensor:
         pipe = _MTE2
@@ -220,7 +232,7 @@ def _locals(api: str, *tensors: Any) -> None:
             raise TypeError(f"{api}: operands must be LocalTensors")
 
 
-def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
+def py_add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
         is_set_mask: bool = True) -> None:
     """dst = src0 + src1, ``count`` elements, on V."""
     if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
@@ -228,7 +240,7 @@ def add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
     _op("add", b"add", _V, _libasc.OP_ADD, dst, (src0, src1), count, None)
 
 
-def mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
+def py_mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
         is_set_mask: bool = True) -> None:
     """dst = src0 * src1, ``count`` elements, on V."""
     if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
@@ -338,3 +350,15 @@ def bilinear_interpolation(dst: LocalTensor, src0: LocalTensor, src0_offset: Loc
            (s1_used, False, src1.name), (d_used, True, dst.name),
            (tmp, True, shared_tmp_buffer.name)]
     issue(PipeID.PIPE_V, run, api, acc)
+
+
+#: The calls of kernels: those of asc._speedups, which hand whatever is
+#: not their common case to the Python ones above, else those.
+data_copy, add, mul = py_data_copy, py_add, py_mul
+if speedups.module is not None:
+    speedups.module.bind_ops(LocalTensor, GlobalTensor, _checked, _op_args,
+                             {"data_copy": py_data_copy, "add": py_add, "mul": py_mul},
+                             _OPS_KEPT)
+    data_copy = speedups.module.data_copy
+    add = speedups.module.add
+    mul = speedups.module.mul

@@ -301,14 +301,15 @@ class LocalTensor(_Tensor):
         return self._mem[self.addr:self.addr + n * self._np.itemsize].view(self._np)
 
     def _operand(self) -> Operand:
+        """As _Tensor's: a LocalTensor changes only through _set() and
+        _resize(), which forget it (asc._speedups' ops look at _opk alone)."""
         if not self._core.alive:
             self._view()
-        key = (self.addr, self.nbytes, self._np, self.label)
-        if key == self._opk:
+        if self._opk is not None:
             return self._opc
         view = self._view()
         self._opc = (view.ctypes.data, view.nbytes, view.dtype, _encoded(self.name))
-        self._opk = key
+        self._opk = (self.addr, self.nbytes, self._np, self.label)
         return self._opc
 
     def get_position(self) -> TPosition:
@@ -334,6 +335,7 @@ class LocalTensor(_Tensor):
     def _resize(self, api: str, nbytes: int) -> None:
         old = self.nbytes
         self.nbytes = nbytes
+        self._opk = None
         try:
             self._check_fits(api)
         except ValueError:
