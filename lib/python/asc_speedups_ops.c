@@ -3,18 +3,19 @@
  * asc._speedups' ops: data_copy(), add() and mul() of asc/ops.py.
  *
  * Their common case is issued here: arguments of the tensor types the op
- * takes (positional or by keyword), an int count above 0, a running core, and an op the
- * core has issued before on the same operands.  That op is found in the
- * core's cache (Core.ops) under a key of bytes (struct op_key): the op's
- * kind, pipe and count and each operand (the tensor's _operand(), made
- * again by the tensor when it changed): its address and bytes, its dtype
- * and name as objects (numpy's dtypes of one kind are one object, and
- * asc.runtime._encoded() keeps the names it made).  The entry holds the
- * operands, so that no other object takes the address of their dtypes
- * and names while it is there.  A miss asks ops.py's _checked(), which
- * issues what libasc's ops do not cover as numpy itself, then _op_args().
- * Anything else is handed to the op's Python code (ops.py's py_*
- * functions), so that the errors and the rare cases are theirs.
+ * takes (positional or by keyword), an int count above 0, a running
+ * core, and an op the core has issued before on the same operands.  That
+ * op is found in the core's cache (Core.ops) under a key of bytes
+ * (struct op_key): the op's kind, pipe and count and each operand (the
+ * tensor's _operand(), made again by the tensor when it changed): its
+ * address and bytes, its dtype and name as objects (numpy's dtypes of one
+ * kind are one object, and asc.runtime._encoded() keeps the names it
+ * made).  The entry holds the operands, so that no other object takes
+ * the address of their dtypes and names while it is there.  A miss
+ * asks ops.py's _checked(), which issues what libasc's ops do not cover
+ * as numpy itself, then _op_args().  Anything else is handed to the op's
+ * Python code (ops.py's py_* functions), so that the errors and the rare
+ * cases are theirs.
  */
 #include "asc_speedups.h"
 

@@ -302,7 +302,8 @@ class LocalTensor(_Tensor):
 
     def _operand(self) -> Operand:
         """As _Tensor's: a LocalTensor changes only through _set() and
-        _resize(), which forget it (asc._speedups' ops look at _opk alone)."""
+        _resize(), which forget it (asc._speedups' ops take _opc while
+        there is an _opk and the core is alive)."""
         if not self._core.alive:
             self._view()
         if self._opk is not None:
