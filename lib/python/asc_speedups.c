@@ -31,7 +31,7 @@ struct speedups sp;
 static PyObject *str_core, *str_cancelled, *str_ptr, *str_value, *str_name;
 
 /* Whether bind() has not been called yet: then raise RuntimeError. */
-bool unbound(void)
+static bool unbound(void)
 {
 	if (sp.local)
 		return false;
@@ -126,7 +126,7 @@ static int frame_line(PyFrameObject *frame, PyCodeObject *code)
  * outside the package.  *@file is a new reference to its file's name
  * (bytes) or NULL for none; return 0, or -1 with an exception.
  */
-int call_site(PyObject **file, int *line)
+static int call_site(PyObject **file, int *line)
 {
 	PyFrameObject *frame = PyEval_GetFrame();
 	PyFrameObject *back;
@@ -176,7 +176,7 @@ fail:
 }
 
 /* Raise asc.errors.error(@err, @what), stealing @what; return NULL. */
-PyObject *raise_error(int err, PyObject *what)
+static PyObject *raise_error(int err, PyObject *what)
 {
 	PyObject *exc;
 
@@ -264,8 +264,8 @@ static int as_int(PyObject *obj)
  * Return 0, or -1 with a TypeError.
  */
 int fast_args(const char *api, PyObject *const *args, Py_ssize_t nargs,
-		     PyObject *kwnames, const char *const *names, int n, int min,
-		     PyObject **out)
+	      PyObject *kwnames, const char *const *names, int n, int min,
+	      PyObject **out)
 {
 	Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
 	Py_ssize_t i;
@@ -398,6 +398,33 @@ out:
 }
 
 /*
+ * asc_core_issue_op_at() of the core at @ptr: the op at @op on @pipe,
+ * its @nacc accesses at @acc, @what in reports, at the kernel's line,
+ * with the GIL released.  Return 0, or -1 with error(errno, @api) raised.
+ */
+int issue_op_here(void *ptr, int pipe, const void *op, const char *what, const void *acc,
+		  int nacc, PyObject *api)
+{
+	PyObject *file;
+	int line, rc, err;
+	PyThreadState *ts;
+
+	if (call_site(&file, &line))
+		return -1;
+	ts = PyEval_SaveThread();
+	rc = sp.issue_op_at(ptr, pipe, op, what, acc, nacc,
+			    file ? PyBytes_AS_STRING(file) : NULL, line);
+	err = errno;
+	PyEval_RestoreThread(ts);
+	Py_XDECREF(file);
+	if (rc < 0) {
+		raise_error(err, Py_NewRef(api));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * issue_op(ptr, pipe, op, what, acc, nacc, api): asc_core_issue_op_at()
  * of the core at ptr, the op and its accesses at the addresses op and
  * acc (ctypes objects the caller keeps), what as bytes, at the kernel's
@@ -405,17 +432,14 @@ out:
  */
 static PyObject *issue_op(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-	PyObject *file = NULL, *what;
 	void *ptr, *op, *acc;
-	int pipe, nacc, line, rc, err;
-	PyThreadState *ts;
+	int pipe, nacc;
 
 	if (nargs != 7) {
 		PyErr_Format(PyExc_TypeError, "%s() takes 7 arguments", __func__);
 		return NULL;
 	}
-	what = args[3];
-	if (!PyBytes_Check(what) || !PyUnicode_Check(args[6])) {
+	if (!PyBytes_Check(args[3]) || !PyUnicode_Check(args[6])) {
 		PyErr_Format(PyExc_TypeError, "%s(): what is bytes, api a str", __func__);
 		return NULL;
 	}
@@ -424,16 +448,9 @@ static PyObject *issue_op(PyObject *self, PyObject *const *args, Py_ssize_t narg
 	op = PyLong_AsVoidPtr(args[2]);
 	acc = PyLong_AsVoidPtr(args[4]);
 	nacc = as_int(args[5]);
-	if (PyErr_Occurred() || call_site(&file, &line))
+	if (PyErr_Occurred() ||
+	    issue_op_here(ptr, pipe, op, PyBytes_AS_STRING(args[3]), acc, nacc, args[6]))
 		return NULL;
-	ts = PyEval_SaveThread();
-	rc = sp.issue_op_at(ptr, pipe, op, PyBytes_AS_STRING(what), acc, nacc,
-			    file ? PyBytes_AS_STRING(file) : NULL, line);
-	err = errno;
-	PyEval_RestoreThread(ts);
-	Py_XDECREF(file);
-	if (rc < 0)
-		return raise_error(err, Py_NewRef(args[6]));
 	return Py_NewRef(Py_None);
 }
 

@@ -33,11 +33,10 @@ struct speedups {
 
 extern struct speedups sp;
 
-bool unbound(void);
 PyObject *kernel_core(const char *api);
 void *core_ptr(PyObject *core);
-int call_site(PyObject **file, int *line);
-PyObject *raise_error(int err, PyObject *what);
+int issue_op_here(void *ptr, int pipe, const void *op, const char *what, const void *acc,
+		  int nacc, PyObject *api);
 int fast_args(const char *api, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
 	      const char *const *names, int n, int min, PyObject **out);
 

@@ -19,7 +19,6 @@
  */
 #include "asc_speedups.h"
 
-#include <errno.h>
 #include <string.h>
 
 /*
@@ -276,33 +275,22 @@ out:
 }
 
 /*
- * asc_core_issue_op_at() of @core's ptr for @entry's op on @pipe, at the
- * kernel's line; return 0, or -1 with error(errno, api) raised.
+ * Issue @entry's op on @pipe of @core, at the kernel's line; return 0,
+ * or -1 with error(errno, api) raised.
  */
 static int op_call(const struct op_def *def, int pipe, PyObject *core, PyObject *entry)
 {
-	PyObject *made = PyTuple_GET_ITEM(entry, 0), *file = NULL;
+	PyObject *made = PyTuple_GET_ITEM(entry, 0);
 	void *ptr, *op, *acc;
-	int nacc, line, rc, err;
-	PyThreadState *ts;
+	int nacc;
 
 	ptr = core_ptr(core);
 	op = PyLong_AsVoidPtr(PyTuple_GET_ITEM(made, 4));
 	acc = PyLong_AsVoidPtr(PyTuple_GET_ITEM(made, 5));
 	nacc = (int)PyLong_AsLong(PyTuple_GET_ITEM(made, 3));
-	if (!ptr || PyErr_Occurred() || call_site(&file, &line))
+	if (!ptr || PyErr_Occurred())
 		return -1;
-	ts = PyEval_SaveThread();
-	rc = sp.issue_op_at(ptr, pipe, op, def->what, acc, nacc,
-			    file ? PyBytes_AS_STRING(file) : NULL, line);
-	err = errno;
-	PyEval_RestoreThread(ts);
-	Py_XDECREF(file);
-	if (rc < 0) {
-		raise_error(err, Py_NewRef(def->api_str));
-		return -1;
-	}
-	return 0;
+	return issue_op_here(ptr, pipe, op, def->what, acc, nacc, def->api_str);
 }
 
 /*

@@ -233,7 +233,7 @@ def _locals(api: str, *tensors: Any) -> None:
 
 
 def py_add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
-        is_set_mask: bool = True) -> None:
+           is_set_mask: bool = True) -> None:
     """dst = src0 + src1, ``count`` elements, on V."""
     if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
         _locals("add", dst, src0, src1)
@@ -241,7 +241,7 @@ def py_add(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
 
 
 def py_mul(dst: LocalTensor, src0: LocalTensor, src1: LocalTensor, count: int,
-        is_set_mask: bool = True) -> None:
+           is_set_mask: bool = True) -> None:
     """dst = src0 * src1, ``count`` elements, on V."""
     if type(dst) is not LocalTensor or type(src0) is not LocalTensor or type(src1) is not LocalTensor:
         _locals("mul", dst, src0, src1)
