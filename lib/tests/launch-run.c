@@ -29,6 +29,7 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
+#include "many-runs.h"
 
 /* Skip the test when there is no device with launches. */
 #define need_launch(_metadata) do {					\

@@ -47,6 +47,7 @@
 #include <asc.h>
 
 #include "kselftest_harness.h"
+#include "many-runs.h"
 #include "need-device.h"
 
 #define MTE2_V	ASC_HARD_EVENT_MTE2_V
