@@ -204,13 +204,27 @@ class Check:
         sys.stdout.flush()
         return True
 
+    def head_parts(self, kernel):
+        """What the long head of KERNEL runs after --long-head: the
+        userspace at scale (every example's every site, the torch tests)
+        on the first kernel listed but debug, which is 6.1, the quick
+        examples and no torch on the others; on debug only the parts that
+        drive the module (Documentation/reliability.rst)."""
+        if kernel == "debug":
+            return ["--selftests", "--programs", "--ascctl"]
+        first = [k for k in self.kernels if k != "debug"][:1]
+        return [] if kernel in first else ["--no-torch", "--quick-examples"]
+
     def long_run(self, kernel, part):
         """A long guest run of check-all: --long-head or --long-tail."""
         out = self.log("out-" + kernel + ("" if part == "head" else "-" + part))
         if not self.guest_ko(kernel, part):
             return 1
+        args = [GUEST, "--long-" + part]
+        if part == "head":
+            args += self.head_parts(kernel)
         return self.run(self.vm(kernel, "--timeout", "1800", "--output", out,
-                                "--", GUEST, "--long-" + part))
+                                "--", *args))
 
     def ids4_run(self, kernel):
         """The event-ID tests with event_ids=4, then libasc's device tests

@@ -6,9 +6,10 @@ of the Tap and the Plan that returns whether it passed.
     abi32        the ABI tests as a 32-bit program: the compat path
     programs     the program linked through pkg-config, the vadd demo,
                  asc-bench --quick, libasc's core runtime tests
-    examples     the ported kernels (examples.py)
+    examples     the ported kernels (examples.py); the long run all of
+                 them, every site (unless --quick-examples)
     python       the Python package's tests (pytap.py); the long run also
-                 its torch tests
+                 its torch tests (unless --no-torch)
     libasc       libasc's device tests and the demo
     fastpath     the fast path's test
     ascctl       ascctl.py's and traces.py's tests
@@ -79,13 +80,13 @@ def programs(tap, _plan):
 
 def ported(_tap, plan):
     """The examples part: the ported kernels."""
-    return examples.main(["--all"] if plan.long else []) == 0
+    return examples.main(["--all"] if plan.all_examples else []) == 0
 
 
 def python(_tap, plan):
     """The Python package's tests."""
     ok = pytap.main([]) == 0
-    if plan.long:
+    if plan.torch:
         # torch's import alone takes a minute under TCG: only the long run
         # passes torch tensors (python3-torch comes with --all's install).
         ok = pytap.main([], paths=["tests/test_torch.py"], ASC_TEST_TORCH="1") == 0 and ok

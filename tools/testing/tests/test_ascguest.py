@@ -66,6 +66,30 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(parts("--long-tail", "--libasc"), ["libasc"])
         self.assertEqual(parts("--long", "--examples"), ["examples"])
 
+    def test_trims_of_a_long_run(self):
+        full = plan(["--long-head"])
+        self.assertTrue(full.torch and full.all_examples)
+        p = plan(["--long-head", "--no-torch", "--quick-examples"])
+        self.assertEqual(p.parts, full.parts)
+        self.assertFalse(p.torch or p.all_examples)
+        self.assertTrue(p.long)
+        self.assertEqual((plan(["--long", "--no-torch"]).torch,
+                          plan(["--long", "--no-torch"]).all_examples), (False, True))
+        self.assertEqual((plan(["--long", "--quick-examples", "--python"]).torch,
+                          plan(["--long", "--quick-examples"]).all_examples), (True, False))
+        self.assertFalse(plan(["--python"]).torch)
+        for args in (["--no-torch"], ["--python", "--no-torch"],
+                     ["--long", "--python", "--quick-examples"],
+                     ["--long", "asc_event_abi", "--no-torch"]):
+            with self.assertRaises(Usage):
+                plan(args)
+
+    def test_the_selftests_as_a_part(self):
+        self.assertEqual(parts("--long-head", "--selftests", "--programs", "--ascctl"),
+                         ["selftests", "programs", "ascctl", "ascctl-long"])
+        self.assertEqual(parts("--selftests"), ["selftests"])
+        self.assertEqual(plan(["--selftests"]).selftests, [])
+
     def test_parts_together_in_their_order(self):
         self.assertEqual(parts("--programs", "--examples"), ["programs", "examples"])
         self.assertEqual(parts("--examples", "--programs"), ["examples", "programs"])

@@ -140,6 +140,37 @@ class TableTest(TmpDir):
         self.assertEqual(lines[3].split(), ["#", "kcsan"] + ["0"] * 7)
 
 
+class HeadPartsTest(unittest.TestCase):
+    """What each kernel's long head runs in check-all."""
+
+    def test_by_kernel(self):
+        c = lanes.Check("/top", "all", ["6.1", "6.12", "6.12-rt", "debug"])
+        self.assertEqual(c.head_parts("6.1"), [])
+        self.assertEqual(c.head_parts("6.12"), ["--no-torch", "--quick-examples"])
+        self.assertEqual(c.head_parts("6.12-rt"), ["--no-torch", "--quick-examples"])
+        self.assertEqual(c.head_parts("debug"), ["--selftests", "--programs", "--ascctl"])
+
+    def test_the_first_kernel_but_debug_runs_everything(self):
+        c = lanes.Check("/top", "all", ["debug", "6.12-rt", "6.1"])
+        self.assertEqual(c.head_parts("6.12-rt"), [])
+        self.assertEqual(c.head_parts("6.1"), ["--no-torch", "--quick-examples"])
+
+    def test_the_long_head_passes_them(self):
+        calls = []
+
+        class Fake(lanes.Check):
+            def run(self, argv, **kwargs):
+                calls.append(argv)
+                return 0
+
+        c = Fake("/top", "all", ["6.1", "6.12"])
+        self.assertEqual(c.long_run("6.12", "head"), 0)
+        self.assertEqual(c.long_run("6.12", "tail"), 0)
+        self.assertEqual(calls[0][-4:], [lanes.GUEST, "--long-head", "--no-torch",
+                                         "--quick-examples"])
+        self.assertEqual(calls[1][-2:], [lanes.GUEST, "--long-tail"])
+
+
 class KcsanLaneTest(TmpDir):
     """The KCSAN lane's first TAP line names the kcsan kernel and the time
     of its own build, not the debug kernel's."""
