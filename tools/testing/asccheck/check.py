@@ -108,16 +108,26 @@ class Run:
 
     def long_lanes(self):
         """check-all's long guest runs: two kernels, then debug (whose
-        kernel builds meanwhile), then the rest; event_ids=4 after all."""
+        kernel builds meanwhile), then the kselftest tree, then the rest;
+        event_ids=4 after all.  The short jobs come after these: the
+        longest first, so that none is left alone at the end."""
         c = self.check
         lanes = [k for k in c.kernels if k != "debug"]
         if "debug" in c.kernels:
             lanes = lanes[:2] + ["debug"] + lanes[2:]
-        for k in lanes:
+
+        def long_runs(k):
             self.job("tap", "%s: guest run, long tests" % k, "guest-%s.log" % k,
-                     lambda k=k: c.long_run(k, "head"))
+                     lambda: c.long_run(k, "head"))
             self.job("tap", "%s: guest run, the long tail" % k,
-                     "guest-%s-tail.log" % k, lambda k=k: c.long_run(k, "tail"))
+                     "guest-%s-tail.log" % k, lambda: c.long_run(k, "tail"))
+
+        for k in lanes[:3]:
+            long_runs(k)
+        self.job("tap", "kselftest tree", "kselftest-tree.log",
+                 ["tools/testing/asc-kselftest-tree"])
+        for k in lanes[3:]:
+            long_runs(k)
         for k in lanes:
             self.job("tap", "%s: guest run, event_ids=4" % k,
                      "guest-ids4-%s.log" % k, lambda k=k: c.ids4_lane(k))
@@ -248,9 +258,6 @@ def main(argv, top):
     run.common_jobs()
     if mode == "quick":
         run.shards(kernels[0])
-    else:
-        run.job("tap", "kselftest tree", "kselftest-tree.log",
-                ["tools/testing/asc-kselftest-tree"])
     run.scheduler.finish()
 
     if mode == "all" and "debug" in kernels:

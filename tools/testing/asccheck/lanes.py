@@ -228,8 +228,10 @@ class Check:
 
     def ids4_run(self, kernel):
         """The event-ID tests with event_ids=4, then libasc's device tests
-        (the quick run: the fast path's test) with ASC_NO_FASTPATH=1."""
-        off = "--libasc" if self.mode == "all" else "--fastpath"
+        (the quick run and debug: the fast path's test) with
+        ASC_NO_FASTPATH=1."""
+        off = "--libasc" if self.mode == "all" and kernel != "debug" \
+            else "--fastpath"
         script = ("env ASC_EXPECT_EVENT_IDS=4 %s asc_event_ids asc_event_pool;"
                   " r=$?\n ASC_NO_FASTPATH=1 %s \"$1\" || r=1; exit $r"
                   % (GUEST, GUEST))

@@ -12,7 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from asccheck import lanes, table, verdicts  # noqa: E402
+from asccheck import check, lanes, table, verdicts  # noqa: E402
 
 
 class TmpDir(unittest.TestCase):
@@ -169,6 +169,48 @@ class HeadPartsTest(unittest.TestCase):
         self.assertEqual(calls[0][-4:], [lanes.GUEST, "--long-head", "--no-torch",
                                          "--quick-examples"])
         self.assertEqual(calls[1][-2:], [lanes.GUEST, "--long-tail"])
+
+    def test_debug_keeps_only_the_fast_paths_test_off(self):
+        calls = []
+
+        class Fake(lanes.Check):
+            def run(self, argv, **kwargs):
+                calls.append(argv)
+                return 0
+
+        c = Fake("/top", "all", ["6.1", "debug"])
+        c.ids4_run("6.1")
+        c.ids4_run("debug")
+        self.assertEqual(calls[0][-1], "--libasc")
+        self.assertEqual(calls[1][-1], "--fastpath")
+        Fake("/top", "quick", ["6.1"]).ids4_run("6.1")
+        self.assertEqual(calls[2][-1], "--fastpath")
+
+
+class JobOrderTest(unittest.TestCase):
+    """check-all's long jobs in the order they start."""
+
+    def started(self, kernels):
+        run = check.Run("/top", "all", kernels, 2)
+        names = []
+        run.job = lambda kind, name, log, what: names.append(name)
+        run.long_lanes()
+        return names
+
+    def test_the_kselftest_tree_after_the_debug_lanes(self):
+        self.assertEqual(self.started(["6.1", "6.12", "6.12-rt", "debug"]), [
+            "6.1: guest run, long tests", "6.1: guest run, the long tail",
+            "6.12: guest run, long tests", "6.12: guest run, the long tail",
+            "debug: guest run, long tests", "debug: guest run, the long tail",
+            "kselftest tree",
+            "6.12-rt: guest run, long tests", "6.12-rt: guest run, the long tail",
+            "6.1: guest run, event_ids=4", "6.12: guest run, event_ids=4",
+            "debug: guest run, event_ids=4", "6.12-rt: guest run, event_ids=4"])
+
+    def test_fewer_kernels(self):
+        self.assertEqual(self.started(["6.12"]), [
+            "6.12: guest run, long tests", "6.12: guest run, the long tail",
+            "kselftest tree", "6.12: guest run, event_ids=4"])
 
 
 class KcsanLaneTest(TmpDir):
