@@ -140,6 +140,18 @@ class TableTest(TmpDir):
         self.assertEqual(lines[3].split(), ["#", "kcsan"] + ["0"] * 7)
 
 
+class RecordingCheck(lanes.Check):
+    """A Check whose commands are kept in CALLS, not run."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.calls = []
+
+    def run(self, argv, **kwargs):
+        self.calls.append(argv)
+        return 0
+
+
 class HeadPartsTest(unittest.TestCase):
     """What each kernel's long head runs in check-all."""
 
@@ -156,35 +168,21 @@ class HeadPartsTest(unittest.TestCase):
         self.assertEqual(c.head_parts("6.1"), ["--no-torch", "--quick-examples"])
 
     def test_the_long_head_passes_them(self):
-        calls = []
-
-        class Fake(lanes.Check):
-            def run(self, argv, **kwargs):
-                calls.append(argv)
-                return 0
-
-        c = Fake("/top", "all", ["6.1", "6.12"])
+        c = RecordingCheck("/top", "all", ["6.1", "6.12"])
         self.assertEqual(c.long_run("6.12", "head"), 0)
         self.assertEqual(c.long_run("6.12", "tail"), 0)
-        self.assertEqual(calls[0][-4:], [lanes.GUEST, "--long-head", "--no-torch",
-                                         "--quick-examples"])
-        self.assertEqual(calls[1][-2:], [lanes.GUEST, "--long-tail"])
+        self.assertEqual(c.calls[0][-4:], [lanes.GUEST, "--long-head", "--no-torch",
+                                           "--quick-examples"])
+        self.assertEqual(c.calls[1][-2:], [lanes.GUEST, "--long-tail"])
 
     def test_debug_keeps_only_the_fast_paths_test_off(self):
-        calls = []
-
-        class Fake(lanes.Check):
-            def run(self, argv, **kwargs):
-                calls.append(argv)
-                return 0
-
-        c = Fake("/top", "all", ["6.1", "debug"])
+        c = RecordingCheck("/top", "all", ["6.1", "debug"])
         c.ids4_run("6.1")
         c.ids4_run("debug")
-        self.assertEqual(calls[0][-1], "--libasc")
-        self.assertEqual(calls[1][-1], "--fastpath")
-        Fake("/top", "quick", ["6.1"]).ids4_run("6.1")
-        self.assertEqual(calls[2][-1], "--fastpath")
+        self.assertEqual([argv[-1] for argv in c.calls], ["--libasc", "--fastpath"])
+        quick = RecordingCheck("/top", "quick", ["6.1"])
+        quick.ids4_run("6.1")
+        self.assertEqual(quick.calls[0][-1], "--fastpath")
 
 
 class JobOrderTest(unittest.TestCase):
