@@ -119,14 +119,28 @@ static int asc_ioc_info(struct asc_tpipe *tp, void __user *argp)
 	return 0;
 }
 
-static int asc_ref_from_user(struct asc_event_ref *ref,
-			     const struct asc_event_ref __user *uref)
+/*
+ * A reference from userspace, read field by field in one user access
+ * window as asc_issue_from_user() reads ISSUE's arguments: RELEASE_ID,
+ * SET_FLAG and the way ALLOC_ID and FETCH_ID take when their reference is
+ * not in memory.  Inline, so that a RELEASE_ID makes no call to read it.
+ */
+static __always_inline int asc_ref_from_user(struct asc_event_ref *ref,
+					     const struct asc_event_ref __user *uref)
 {
-	if (copy_from_user(ref, uref, sizeof(*ref)))
+	if (should_fail_usercopy() || !user_access_begin(uref, sizeof(*uref)))
 		return -EFAULT;
+	unsafe_get_user(ref->event, &uref->event, fault);
+	unsafe_get_user(ref->id, &uref->id, fault);
+	unsafe_get_user(ref->flags, &uref->flags, fault);
+	unsafe_get_user(ref->pad, &uref->pad, fault);
+	user_access_end();
 	if (ref->flags || ref->pad)
 		return -EINVAL;
 	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
 }
 
 /*
@@ -139,16 +153,18 @@ static bool asc_retry_faulted(int ret, void __user *uptr, size_t size)
 	return ret == -EFAULT && !fault_in_safe_writeable(uptr, size);
 }
 
-/* ALLOC_ID (@take) and FETCH_ID: in one user access when it can be done so. */
-static int asc_ioc_alloc_or_fetch(struct asc_tpipe *tp,
-				  struct asc_event_ref __user *uref, bool take)
+/*
+ * ALLOC_ID (@take) and FETCH_ID that asc_tpipe_id_one_access() could not
+ * do, their reference not in memory: the reference read again, and the ID
+ * written with page faults allowed.
+ */
+static noinline int asc_ioc_id_faulting(struct asc_tpipe *tp,
+					struct asc_event_ref __user *uref,
+					bool take)
 {
 	struct asc_event_ref ref;
 	int ret;
 
-	ret = asc_tpipe_id_one_access(tp, uref, take);
-	if (ret != -EAGAIN)
-		return ret;
 	ret = asc_ref_from_user(&ref, uref);
 	if (ret)
 		return ret;
@@ -157,6 +173,23 @@ static int asc_ioc_alloc_or_fetch(struct asc_tpipe *tp,
 			     asc_tpipe_fetch_id(tp, ref.event, &uref->id);
 	} while (asc_retry_faulted(ret, &uref->id, sizeof(uref->id)));
 	return ret;
+}
+
+/*
+ * ALLOC_ID (@take) and FETCH_ID: in one user access when it can be done so.
+ * Inline, and the other way out of line, so that the call of the driver
+ * that hands out the ID is the only call on the way.
+ */
+static __always_inline int asc_ioc_alloc_or_fetch(struct asc_tpipe *tp,
+						  struct asc_event_ref __user *uref,
+						  bool take)
+{
+	int ret;
+
+	ret = asc_tpipe_id_one_access(tp, uref, take);
+	if (likely(ret != -EAGAIN))
+		return ret;
+	return asc_ioc_id_faulting(tp, uref, take);
 }
 
 static int asc_ioc_release_id(struct asc_tpipe *tp,
@@ -188,11 +221,21 @@ static int asc_ioc_wait_flag(struct asc_tpipe *tp,
 {
 	struct asc_event_wait args;
 
-	if (copy_from_user(&args, uwait, sizeof(args)))
+	/* Field by field, as asc_ref_from_user(). */
+	if (should_fail_usercopy() || !user_access_begin(uwait, sizeof(*uwait)))
 		return -EFAULT;
+	unsafe_get_user(args.deadline, &uwait->deadline, fault);
+	unsafe_get_user(args.event, &uwait->event, fault);
+	unsafe_get_user(args.id, &uwait->id, fault);
+	unsafe_get_user(args.flags, &uwait->flags, fault);
+	unsafe_get_user(args.pad, &uwait->pad, fault);
+	user_access_end();
 	if (args.flags || args.pad)
 		return -EINVAL;
 	return asc_tpipe_wait_flag(tp, args.event, args.id, args.deadline);
+fault:
+	user_access_end();
+	return -EFAULT;
 }
 
 static int asc_ioc_reset(struct asc_tpipe *tp, struct asc_event_reset __user *ureset)

@@ -95,7 +95,7 @@ void asc_tpipe_cache_exit(void)
 	kmem_cache_destroy(asc_tpipe_cache);
 }
 
-static u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
+static __always_inline u64 asc_tpipe_id_mask(const struct asc_tpipe *tp)
 {
 	return GENMASK_ULL(tp->event_ids - 1, 0);
 }
@@ -138,11 +138,13 @@ void asc_tpipe_pool_read(const struct asc_tpipe *tp, u64 out[ASC_EVENT_NR_HARD_E
 		out[event] = asc_tpipe_pool(tp, event);
 }
 
-/* Take @id of @event; false when it was taken already (by userspace). */
-static __always_inline bool asc_tpipe_pool_take(struct asc_tpipe *tp, u32 event, u32 id)
+/*
+ * Take @id of the pool word @word (of asc_tpipe_pool_words()); false when
+ * it was taken already (by userspace).
+ */
+static __always_inline bool asc_pool_word_take(u64 *word, u32 id)
 {
-	return !(asc_word_update(&asc_tpipe_pool_words(tp)[event],
-				 BIT_ULL(id), 0) & BIT_ULL(id));
+	return !(asc_word_update(word, BIT_ULL(id), 0) & BIT_ULL(id));
 }
 
 /* Give @id of @event back; false when it was not taken. */
@@ -402,13 +404,16 @@ void asc_tpipe_destroy(struct asc_tpipe *tp)
 	kmem_cache_free(asc_tpipe_cache, tp);
 }
 
-static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
+/*
+ * The lowest free ID of the pool word @word (of asc_tpipe_pool_words()) in
+ * *@id, or -ENOSPC; @tp locked.
+ */
+static __always_inline int asc_tpipe_lowest_free(const struct asc_tpipe *tp,
+						 const u64 *word, u32 *id)
 {
 	u64 free;
 
-	lockdep_assert_held(tp->lockp);
-
-	free = ~asc_tpipe_pool(tp, event) & asc_tpipe_id_mask(tp);
+	free = ~READ_ONCE(*word) & asc_tpipe_id_mask(tp);
 	if (!free)
 		return -ENOSPC;
 	*id = __ffs64(free);
@@ -420,14 +425,12 @@ static int asc_tpipe_lowest_free(struct asc_tpipe *tp, u32 event, u32 *id)
  * asc_tpipe_handwritten_use() that makes no call, so that an alloc or
  * fetch looks for a use only where one may be.  Any waiter in the bucket
  * of (@event, @id) counts, hand-written or not; so does any instruction
- * issued on any pipe.
+ * issued on any pipe.  @tp locked.
  */
 static __always_inline bool asc_tpipe_handwritten_maybe(struct asc_tpipe *tp,
 							u32 event, u32 id)
 {
 	int s;
-
-	lockdep_assert_held(tp->lockp);
 
 	if (test_bit(asc_handset_bit(tp, event, id), tp->handset))
 		return true;
@@ -516,28 +519,46 @@ static __always_inline void asc_tpipe_commit_id(struct asc_tpipe *tp, u32 event,
 #define ASC_TPIPE_TAKE_TRIES	64
 
 /*
- * ALLOC_ID (@take) and FETCH_ID of a valid @event: the lowest free ID in
- * *@id, taken by an alloc.  The ID hand-written code uses is refused, its
- * report in *@report.  Returns 0, -ENOSPC, -EADDRINUSE or -EAGAIN.
+ * ALLOC_ID (@take) and FETCH_ID of a valid @event, @tp locked: the lowest
+ * free ID in *@id, taken by an alloc.  @words is asc_tpipe_pool_words(),
+ * @collisions whether checked mode refuses an ID hand-written code uses
+ * (checked, not strict), both read before any user access window: UBSAN
+ * checks a bool loaded there with a call.  The ID hand-written code uses
+ * is refused, its report in *@report.  Returns 0, -ENOSPC, -EADDRINUSE or
+ * -EAGAIN.
+ *
+ * With @report NULL it makes no call, as in a user access window: where
+ * hand-written code may use the ID it returns -EXDEV, nothing taken, for
+ * the caller to look again with a @report once the window is closed.
  */
+static __always_inline int asc_tpipe_pick_id(struct asc_tpipe *tp, u64 *words,
+					     bool collisions, u32 event, bool take,
+					     u32 *id, struct asc_report **report)
+{
+	int tries, ret;
+
+	for (tries = 0; tries < ASC_TPIPE_TAKE_TRIES; tries++) {
+		ret = asc_tpipe_lowest_free(tp, &words[event], id);
+		if (!ret && collisions && asc_tpipe_handwritten_maybe(tp, event, *id))
+			ret = !report ? -EXDEV :
+			      asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
+							event, *id, report);
+		if (ret || !take || asc_pool_word_take(&words[event], *id))
+			return ret;
+	}
+	return -EAGAIN;
+}
+
+/* asc_tpipe_pick_id() with a @report, outside a user access window. */
 static __always_inline int asc_tpipe_choose_id(struct asc_tpipe *tp, u32 event,
 					       bool take, u32 *id,
 					       struct asc_report **report)
 {
-	bool collisions = tp->checked && !tp->strict_ids;
-	int tries, ret;
-
 	lockdep_assert_held(tp->lockp);
 
-	for (tries = 0; tries < ASC_TPIPE_TAKE_TRIES; tries++) {
-		ret = asc_tpipe_lowest_free(tp, event, id);
-		if (!ret && collisions && asc_tpipe_handwritten_maybe(tp, event, *id))
-			ret = asc_tpipe_check_collision(tp, take ? "ALLOC_ID" : "FETCH_ID",
-							event, *id, report);
-		if (ret || !take || asc_tpipe_pool_take(tp, event, *id))
-			return ret;
-	}
-	return -EAGAIN;
+	return asc_tpipe_pick_id(tp, asc_tpipe_pool_words(tp),
+				 tp->checked && !tp->strict_ids, event, take,
+				 id, report);
 }
 
 /*
@@ -568,28 +589,6 @@ static int asc_tpipe_id_to_user(struct asc_tpipe *tp, u32 event,
 }
 
 /*
- * One user access window, page faults disabled: read @uref into @ref.
- * Returns 0, -EINVAL for flags, pad or event that are not good, or
- * -EFAULT when @uref could not be read.
- */
-static int asc_ref_read_nofault(struct asc_event_ref __user *uref,
-				struct asc_event_ref *ref)
-{
-	if (!user_access_begin(uref, sizeof(*uref)))
-		return -EFAULT;
-	unsafe_get_user(ref->event, &uref->event, fault);
-	unsafe_get_user(ref->flags, &uref->flags, fault);
-	unsafe_get_user(ref->pad, &uref->pad, fault);
-	user_access_end();
-	if (ref->flags || ref->pad || ref->event >= ASC_EVENT_NR_HARD_EVENTS)
-		return -EINVAL;
-	return 0;
-fault:
-	user_access_end();
-	return -EFAULT;
-}
-
-/*
  * One user access window, page faults disabled: write @id to @uid.
  * Returns 0, or -EFAULT when @uid could not be written.
  */
@@ -605,6 +604,46 @@ fault:
 	return -EFAULT;
 }
 
+/*
+ * ALLOC_ID (@take) or FETCH_ID in one user access window, @tp locked and
+ * page faults disabled: read @uref into *@ref, choose the ID (and take
+ * it) and write it.  Returns what asc_tpipe_pick_id() returns without a
+ * report, -EINVAL for a reference that is not good, -EFAULT when @uref
+ * could not be read, or -EAGAIN, nothing taken, when the ID could not be
+ * written.
+ */
+static __always_inline int asc_tpipe_id_window(struct asc_tpipe *tp,
+					       struct asc_event_ref __user *uref,
+					       bool take, struct asc_event_ref *ref)
+{
+	bool collisions = tp->checked && !tp->strict_ids;
+	u64 *words = asc_tpipe_pool_words(tp);
+	int ret = -EINVAL;
+
+	lockdep_assert_held(tp->lockp);
+
+	if (!user_access_begin(uref, sizeof(*uref)))
+		return -EFAULT;
+	unsafe_get_user(ref->event, &uref->event, fault);
+	unsafe_get_user(ref->flags, &uref->flags, fault);
+	unsafe_get_user(ref->pad, &uref->pad, fault);
+	if (!ref->flags && !ref->pad && ref->event < ASC_EVENT_NR_HARD_EVENTS)
+		ret = asc_tpipe_pick_id(tp, words, collisions, ref->event, take,
+					&ref->id, NULL);
+	if (!ret)
+		unsafe_put_user(ref->id, &uref->id, fault_taken);
+	user_access_end();
+	return ret;
+fault_taken:
+	user_access_end();
+	if (take)
+		asc_tpipe_pool_give(tp, ref->event, ref->id);
+	return -EAGAIN;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /**
  * asc_tpipe_id_one_access() - ALLOC_ID or FETCH_ID without a copy of the
  *	whole reference.
@@ -612,10 +651,13 @@ fault:
  * @uref: the caller's struct asc_event_ref.
  * @take: ALLOC_ID, else FETCH_ID.
  *
- * The reference is read in one user access window and the ID written in
- * another, under the lock with page faults disabled, where the
- * general way (copy_from_user(), then asc_tpipe_alloc_id() or
- * asc_tpipe_fetch_id()) copies the whole struct in first.
+ * The reference is read and the ID chosen, taken and written in one user
+ * access window, under the lock with page faults disabled, where the
+ * general way (the reference read, then asc_tpipe_alloc_id() or
+ * asc_tpipe_fetch_id()) opens two.  When checked mode must look for a
+ * hand-written use of the ID, which makes calls, the window closes before
+ * the look and another writes the ID.  Under an emulator each window
+ * costs about as much as the rest of the call (Documentation/performance.rst).
  *
  * Return: what the general way returns, -%EINVAL also for flags or pad
  * not zero, -%EFAULT with nothing changed when a user-copy fault is
@@ -634,13 +676,14 @@ int asc_tpipe_id_one_access(struct asc_tpipe *tp,
 		return -EFAULT;
 	asc_tpipe_lock(tp);
 	pagefault_disable();
-	ret = asc_ref_read_nofault(uref, &ref);
-	if (!ret)
+	ret = asc_tpipe_id_window(tp, uref, take, &ref);
+	if (ret == -EXDEV) {
 		ret = asc_tpipe_choose_id(tp, ref.event, take, &ref.id, &report);
-	if (!ret) {
-		ret = asc_ref_write_id_nofault(&uref->id, ref.id) ? -EAGAIN : 0;
-		if (ret && take)
-			asc_tpipe_pool_give(tp, ref.event, ref.id);
+		if (!ret && asc_ref_write_id_nofault(&uref->id, ref.id)) {
+			if (take)
+				asc_tpipe_pool_give(tp, ref.event, ref.id);
+			ret = -EAGAIN;
+		}
 	}
 	pagefault_enable();
 	if (ret == -EFAULT || ret == -EAGAIN) {
@@ -1137,26 +1180,6 @@ int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe)
 		asc_tpipe_state_sync_bound(tp);
 	asc_tpipe_unlock(tp);
 	return 0;
-}
-
-/**
- * asc_tpipe_lock() - lock a TPipe.
- * @tp: TPipe.
- *
- * Takes the TPipe's own lock, or its launch's once it has joined one; a
- * join that happens meanwhile is seen, and the launch's lock taken.
- */
-void asc_tpipe_lock(struct asc_tpipe *tp)
-	__acquires(tp->lockp)
-{
-	spinlock_t *lock = READ_ONCE(tp->lockp);
-
-	spin_lock(lock);
-	while (unlikely(lock != READ_ONCE(tp->lockp))) {
-		spin_unlock(lock);
-		lock = READ_ONCE(tp->lockp);
-		spin_lock(lock);
-	}
 }
 
 /**

@@ -284,7 +284,6 @@ int asc_tpipe_wait_flag(struct asc_tpipe *tp, u32 event, u32 id,
 int asc_tpipe_reset(struct asc_tpipe *tp, struct asc_event_reset *args,
 		    struct asc_event_reset __user *uargs);
 int asc_tpipe_bind(struct asc_tpipe *tp, s32 pipe);
-void asc_tpipe_lock(struct asc_tpipe *tp) __acquires(tp->lockp);
 u32 asc_tpipe_mode(struct asc_tpipe *tp);
 int asc_tpipe_set_mode(struct asc_tpipe *tp, u32 mode);
 bool asc_tpipe_slot_owned(const struct asc_tpipe *tp, int slot);
@@ -381,6 +380,26 @@ static inline unsigned int asc_handset_bit(const struct asc_tpipe *tp,
 static inline u64 asc_waited_ns(ktime_t start)
 {
 	return start ? ktime_to_ns(ktime_sub(ktime_get(), start)) : 0;
+}
+
+/**
+ * asc_tpipe_lock() - lock a TPipe.
+ * @tp: TPipe.
+ *
+ * Takes the TPipe's own lock, or its launch's once it has joined one; a
+ * join that happens meanwhile is seen, and the launch's lock taken.
+ */
+static inline void asc_tpipe_lock(struct asc_tpipe *tp)
+	__acquires(tp->lockp)
+{
+	spinlock_t *lock = READ_ONCE(tp->lockp);
+
+	spin_lock(lock);
+	while (unlikely(lock != READ_ONCE(tp->lockp))) {
+		spin_unlock(lock);
+		lock = READ_ONCE(tp->lockp);
+		spin_lock(lock);
+	}
 }
 
 /**
