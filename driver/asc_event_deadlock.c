@@ -83,14 +83,8 @@ static struct asc_waiter *asc_dl_stuck(const struct asc_dl *d,
 				       unsigned int node)
 {
 	struct asc_tpipe *tp = asc_dl_tpipe(d, node / ASC_NR_PIPES);
-	struct asc_waiter *w;
 
-	if (!tp || !tp->checked)
-		return NULL;
-	w = tp->slots[node % ASC_NR_PIPES].wait;
-	if (!w || !w->forever || READ_ONCE(w->state) != ASC_WAIT_PENDING)
-		return NULL;
-	return w;
+	return tp ? asc_tpipe_slot_stuck(tp, node % ASC_NR_PIPES) : NULL;
 }
 
 static bool asc_dl_may_act(const struct asc_dl *d, unsigned int node)

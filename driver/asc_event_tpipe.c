@@ -943,6 +943,19 @@ ktime_t asc_deadline_to_host(u64 deadline)
 	return t - offset;
 }
 
+/*
+ * Whether the flag wait @w, just stuck in its slot, can end the plain way:
+ * the source pipe of its HardEvent on the same core is not stuck and may
+ * still set the flag.  The first test of asc_tpipe_end_deadlocked(),
+ * inline, so that the wait of a handoff makes no call to the detector.
+ */
+static bool asc_flag_wait_may_end(const struct asc_tpipe *tp,
+				  const struct asc_waiter *w)
+{
+	return w->kind == ASC_WAIT_FLAG &&
+	       !asc_tpipe_slot_stuck(tp, asc_hard_events[w->event].src);
+}
+
 /**
  * asc_tpipe_block() - block in a wait until it ends.
  * @tp: TPipe, locked; still locked on return, though dropped meanwhile.
@@ -968,7 +981,7 @@ int asc_tpipe_block(struct asc_tpipe *tp, struct asc_waiter *w,
 	list_add_tail(&w->hnode, asc_waiter_bucket(tp, w->kind, w->event, w->id));
 	if (w->slot != ASC_SLOT_NONE) {
 		tp->slots[w->slot].wait = w;
-		if (w->forever && tp->checked)
+		if (w->forever && tp->checked && !asc_flag_wait_may_end(tp, w))
 			report = asc_tpipe_end_deadlocked(tp, w, &wake);
 	}
 	asc_tpipe_unlock(tp);

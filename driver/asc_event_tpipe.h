@@ -383,6 +383,28 @@ static inline u64 asc_waited_ns(ktime_t start)
 }
 
 /**
+ * asc_tpipe_slot_stuck() - the wait that makes a pipe slot stuck, for
+ *	deadlock detection (asc_event_deadlock.c).
+ * @tp: TPipe, locked.
+ * @slot: pipe slot.
+ *
+ * A slot is stuck while the thread bound to it is blocked, on a checked
+ * TPipe, in a wait that only a set can end (no deadline).
+ *
+ * Return: that wait, or NULL.
+ */
+static inline struct asc_waiter *asc_tpipe_slot_stuck(const struct asc_tpipe *tp,
+						      int slot)
+{
+	struct asc_waiter *w = tp->slots[slot].wait;
+
+	if (!tp->checked || !w || !w->forever ||
+	    READ_ONCE(w->state) != ASC_WAIT_PENDING)
+		return NULL;
+	return w;
+}
+
+/**
  * asc_tpipe_lock() - lock a TPipe.
  * @tp: TPipe.
  *
