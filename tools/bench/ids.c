@@ -6,8 +6,9 @@
  * The null ioctl is ASC_EVENT_IOC_INFO: the cheapest call of the driver
  * that succeeds.  It takes the same way into the driver as ALLOC_ID and
  * RELEASE_ID (the ioctl system call, the driver's dispatch and its count
- * of every ioctl), copies a small struct to the caller as ALLOC_ID does,
- * and touches no lock and no state of the TPipe.  An unknown ioctl number
+ * of every ioctl), writes to the caller's memory in one user access as
+ * ALLOC_ID does (a struct where ALLOC_ID writes an ID), and touches no
+ * lock and no state of the TPipe.  An unknown ioctl number
  * would do less still, but it fails with ENOTTY, and the driver counts an
  * error for it that no successful call pays.  The ratio is what the pool
  * of IDs costs over the bare way in and out of the driver: the floor of
